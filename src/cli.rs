@@ -1,0 +1,167 @@
+//! The command-line tools that need no Discord: `replay` and `rules`.
+
+use serde::Serialize;
+
+use crate::rules::{Game, MoveError, Phase, Preset, RuleSet, RulesError, Status};
+
+/// The `error` member of `replay`'s output.
+#[derive(Debug, Serialize, PartialEq, Eq)]
+pub struct ReplayError {
+    /// Index of the refused token, from 0.
+    pub index: usize,
+    /// The token as given.
+    #[serde(rename = "move")]
+    pub token: String,
+    /// A stable code (DESIGN.md section 3).
+    pub code: &'static str,
+}
+
+/// `replay`'s output, field for field as DESIGN.md section 3 fixes it.
+#[derive(Debug, Serialize, PartialEq, Eq)]
+pub struct ReplayOutput {
+    /// `ongoing`, `won` or `draw`.
+    pub status: &'static str,
+    /// The winning colours (empty unless won).
+    pub winners: Vec<u8>,
+    /// `line`, `captures`, `board_full`, or null while ongoing.
+    pub reason: Option<&'static str>,
+    /// The colour whose stone comes next, null once over.
+    pub to_move: Option<u8>,
+    /// Stones captured by each colour.
+    pub captured: Vec<u16>,
+    /// How many tokens were applied.
+    pub moves_applied: usize,
+    /// Rows from the top; `.` empty or the colour digit.
+    pub board: Vec<String>,
+    /// The seat playing each colour.
+    pub seat_of_colour: Vec<u8>,
+    /// The refused token, if any.
+    pub error: Option<ReplayError>,
+}
+
+/// Builds a rule set from a preset name and `key=value` options.
+///
+/// # Errors
+/// [`RulesError`] for an unknown preset or option, a bad value or a refused combination.
+pub fn rule_set(preset: &str, options: &[String]) -> Result<RuleSet, RulesError> {
+    let preset: Preset = preset.parse()?;
+    RuleSet::with_options(preset, options)
+}
+
+/// Splits a move list on white space and commas.
+pub fn move_tokens(moves: &str) -> impl Iterator<Item = &str> {
+    moves
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+}
+
+/// Applies tokens until one is refused; returns the game and the refusal.
+pub fn play_tokens(rules: RuleSet, moves: &str) -> (Game, Option<(usize, String, MoveError)>) {
+    let mut game = Game::new(rules);
+    for (index, token) in move_tokens(moves).enumerate() {
+        if let Err(e) = game.apply_token(token) {
+            return (game, Some((index, token.to_string(), e)));
+        }
+    }
+    (game, None)
+}
+
+/// The `replay` output for a game and an optional refusal.
+pub fn replay_output(game: &Game, error: Option<(usize, String, MoveError)>) -> ReplayOutput {
+    let (status, winners, reason) = match game.status() {
+        Status::Ongoing => ("ongoing", Vec::new(), None),
+        Status::Draw => ("draw", Vec::new(), Some("board_full")),
+        Status::Won { winners, reason } => ("won", winners.iter().collect(), Some(reason.name())),
+    };
+    let players = usize::from(game.rules().players);
+    let size = game.size();
+    let board = (0..size)
+        .rev()
+        .map(|row| {
+            (0..size)
+                .map(|col| {
+                    let p = crate::rules::Point::new(col, row, size).expect("on the board");
+                    game.stone_at(p).map_or('.', |c| char::from(b'0' + c))
+                })
+                .collect()
+        })
+        .collect();
+    ReplayOutput {
+        status,
+        winners,
+        reason,
+        to_move: (!game.is_over()).then(|| game.to_move()),
+        captured: game.captured()[..players].to_vec(),
+        moves_applied: game.record().len(),
+        board,
+        seat_of_colour: (1..=game.rules().players)
+            .map(|c| game.seat_of_colour(c))
+            .collect(),
+        error: error.map(|(index, token, e)| ReplayError {
+            index,
+            token,
+            code: e.code(),
+        }),
+    }
+}
+
+/// What to say about the phase, for people reading `rules` or `replay` by hand.
+pub fn phase_words(game: &Game) -> String {
+    match game.phase() {
+        Phase::Placing { seat, until } => {
+            format!("seat {seat} places opening stones until {until} are down")
+        }
+        Phase::Choosing { seat, may_place } => format!(
+            "seat {seat} chooses a colour (take:1, take:2{})",
+            if may_place { ", or place" } else { "" }
+        ),
+        Phase::Playing => "play".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_has_the_contract_fields_in_order() {
+        let (g, e) = play_tokens(RuleSet::preset(Preset::Gomoku), "H8 J9");
+        let json = serde_json::to_string(&replay_output(&g, e)).unwrap();
+        let keys = [
+            "status",
+            "winners",
+            "reason",
+            "to_move",
+            "captured",
+            "moves_applied",
+            "board",
+            "seat_of_colour",
+            "error",
+        ];
+        let mut at = 0;
+        for k in keys {
+            let pos = json[at..]
+                .find(&format!("\"{k}\":"))
+                .unwrap_or_else(|| panic!("{k} missing in {json}"));
+            at += pos;
+        }
+        assert!(json.contains("\"status\":\"ongoing\""));
+        assert!(json.contains("\"to_move\":1"));
+        assert!(json.contains("\"error\":null"));
+    }
+
+    #[test]
+    fn a_refused_token_reports_the_state_before_it() {
+        let (g, e) = play_tokens(RuleSet::preset(Preset::Pente), "K10 L10 K10 M10");
+        let out = replay_output(&g, e);
+        assert_eq!(out.moves_applied, 2);
+        assert_eq!(
+            out.error,
+            Some(ReplayError {
+                index: 2,
+                token: "K10".into(),
+                code: "occupied"
+            })
+        );
+    }
+}

@@ -1,0 +1,7 @@
+//! gomoku-bot: play Gomoku and Pente on Discord.
+//!
+//! Layers, each knowing only the ones below it (DESIGN.md section 1):
+//! `rules` (pure game logic) and the command-line tools built on it.
+
+pub mod cli;
+pub mod rules;

@@ -1,0 +1,18 @@
+//! The rules of Gomoku and Pente: pure game logic, no IO, no async.
+//!
+//! A [`Game`] is a value made of a [`RuleSet`], the record of [`Action`]s, and the position
+//! they lead to. Every refusal is a typed error and leaves the game unchanged.
+
+mod game;
+mod point;
+pub mod record;
+mod ruleset;
+
+pub use game::{
+    Action, Colours, Game, Line, MoveError, MoveReport, Phase, PlayError, Removed, Status,
+    WinReason,
+};
+pub use point::{MAX_SIZE, Point, PointError, column_letter};
+pub use ruleset::{
+    Captures, Conflict, OPTION_KEYS, Opening, Preset, RuleSet, RulesError, SelfCapture,
+};
