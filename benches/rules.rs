@@ -1,1 +1,65 @@
-fn main() {}
+//! Random playouts: how many moves per second the rules core applies (captures and win checks included).
+//!
+//! Run with `cargo bench --bench rules`; criterion reports the throughput in elements (moves) per second.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use gomoku_bot::rules::{Action, Game, RuleSet};
+
+/// Moves applied per measured iteration.
+const MOVES: u64 = 20_000;
+
+/// xorshift64*: tiny, fast and good enough to pick random empty points.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+/// Plays random games back to back until `moves` moves have been applied; returns games finished.
+fn playouts(template: &Game, rng: &mut Rng, moves: u64) -> u64 {
+    let mut game = template.clone();
+    let mut applied = 0;
+    let mut finished = 0;
+    while applied < moves {
+        let n = game.empty_count() as u64;
+        let Some(p) = game.empty_point((rng.next() % n) as usize) else {
+            break;
+        };
+        // Refusals (the opening rule, forbidden points) are retried and not counted.
+        if let Ok(report) = game.apply(Action::Place(p)) {
+            applied += 1;
+            if report.status != gomoku_bot::rules::Status::Ongoing {
+                finished += 1;
+                game = template.clone();
+            }
+        }
+    }
+    finished
+}
+
+fn bench_playouts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("random playouts");
+    group.throughput(Throughput::Elements(MOVES));
+    for spec in [
+        "pente",
+        "gomoku",
+        "keryo self_capture=capture extra_time_capture=on",
+    ] {
+        let template = Game::new(RuleSet::from_spec(spec).expect("valid spec"));
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        group.bench_function(spec, |b| {
+            b.iter(|| black_box(playouts(&template, &mut rng, MOVES)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_playouts);
+criterion_main!(benches);

@@ -722,6 +722,17 @@ impl Game {
         self.empties.push(i as u16);
     }
 
+    /// How many cells after `i` in direction `d` hold stones of any colour, counting at most `limit`.
+    fn stones_in_a_row(&self, i: usize, d: isize, limit: usize) -> usize {
+        let mut n = 0;
+        let mut j = step(i, d);
+        while n < limit && is_stone(self.cells[j]) {
+            n += 1;
+            j = step(j, d);
+        }
+        n
+    }
+
     /// Length of the run of `colour` starting after `i` in direction `d`.
     fn run(&self, i: usize, d: isize, colour: u8) -> usize {
         let mut n = 0;
@@ -807,9 +818,15 @@ impl Game {
         };
         let mut found = false;
         for &d in &AXES {
+            // Only cells proven to hold stones are stepped over, so every index read stays on
+            // the board or its one-cell border.
+            let back = self.stones_in_a_row(i, -d, max - 1);
+            let fwd = self.stones_in_a_row(i, d, max - 1);
             for k in 2..=max {
-                // The group is cells i+s*d .. i+(s+k-1)*d, with s from -(k-1) to 0.
-                for s in -(k as isize - 1)..=0 {
+                for s in -(back.min(k - 1) as isize)..=0 {
+                    if s + k as isize - 1 > fwd as isize {
+                        continue;
+                    }
                     let first = step(i, d * s);
                     let before = step(first, -d);
                     let after = step(first, d * k as isize);
@@ -820,7 +837,7 @@ impl Game {
                     let group_ok = (0..k as isize).all(|t| {
                         let cell = step(first, d * t);
                         let v = if cell == i { colour } else { self.cells[cell] };
-                        is_stone(v) && v != x && (self.rules.mixed_captures || v == colour)
+                        v != x && (self.rules.mixed_captures || v == colour)
                     });
                     if group_ok {
                         found = true;
@@ -1052,6 +1069,40 @@ impl Game {
         }
         self.state = u.state;
         Some(action)
+    }
+
+    /// Every action [`Game::apply`] would accept now, points in board order.
+    pub fn legal_actions(&self) -> Vec<Action> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        match self.state.phase {
+            Phase::Choosing { may_place, .. } => {
+                let mut v = vec![Action::Take(1), Action::Take(2)];
+                if may_place {
+                    v.push(Action::PlaceTwo);
+                }
+                v
+            }
+            Phase::Placing { .. } | Phase::Playing => self
+                .points()
+                .map(Action::Place)
+                .filter(|&a| self.check(a).is_ok())
+                .collect(),
+        }
+    }
+
+    /// How many points are empty.
+    pub fn empty_count(&self) -> usize {
+        self.empties.len()
+    }
+
+    /// The `k`-th empty point in an internal order that changes as stones come and go.
+    ///
+    /// Meant for random playouts: `k` drawn below [`Game::empty_count`] picks a uniform empty point.
+    /// Returns `None` when `k` is out of range.
+    pub fn empty_point(&self, k: usize) -> Option<Point> {
+        self.empties.get(k).map(|&i| point_at(usize::from(i)))
     }
 
     /// Whether an action would be accepted now.

@@ -16,3 +16,8 @@ pub use point::{MAX_SIZE, Point, PointError, column_letter};
 pub use ruleset::{
     Captures, Conflict, OPTION_KEYS, Opening, Preset, RuleSet, RulesError, SelfCapture,
 };
+
+#[cfg(test)]
+mod proptests;
+#[cfg(test)]
+mod tests;

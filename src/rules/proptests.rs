@@ -1,0 +1,167 @@
+//! Property tests on random legal games, and fuzz-style tests feeding arbitrary input to every parser.
+
+use proptest::prelude::*;
+
+use super::record::GameRecord;
+use super::*;
+
+/// A spread of rule sets: every preset, every opening, captures and self-capture modes,
+/// extra time, multiplayer with and without teams and mixed captures, small boards.
+const SPECS: &[&str] = &[
+    "gomoku",
+    "gomoku-standard size=9",
+    "pente",
+    "keryo",
+    "pente size=9 overline=no capture_win=4",
+    "pente opening=swap2 self_capture=capture",
+    "pente opening=swap self_capture=forbidden extra_time_capture=on",
+    "keryo size=13 opening=long-pro extra_time_capture=on self_capture=forbidden",
+    "keryo players=3 mixed_captures=on self_capture=capture",
+    "pente players=3 self_capture=forbidden size=9",
+    "pente players=4 teams=on extra_time_capture=on size=13",
+    "gomoku players=4 size=9",
+    "keryo size=9 capture_win=6 self_capture=capture extra_time_capture=on",
+];
+
+fn check_invariants(g: &Game) -> Result<(), TestCaseError> {
+    prop_assert_eq!(g.stone_count(), g.stones_placed() - g.stones_removed());
+    prop_assert_eq!(g.stones().len(), g.stone_count());
+    let scored: u16 = g.captured().iter().sum();
+    prop_assert!(usize::from(scored) <= g.stones_removed());
+    Ok(())
+}
+
+/// Plays a random legal game (choices index the legal-action list), checking at every step.
+fn random_game(spec: &str, choices: &[u16], probes: &[(u8, u8)]) -> Result<Game, TestCaseError> {
+    let rules = RuleSet::from_spec(spec).expect("test specs are valid");
+    let mut g = Game::new(rules);
+    for (step, &choice) in choices.iter().enumerate() {
+        let legal = g.legal_actions();
+        if legal.is_empty() {
+            prop_assert!(g.is_over(), "no legal action in an ongoing game");
+            break;
+        }
+        // Every listed action is accepted, and every accepted probe is listed.
+        let (col, row) = probes[step % probes.len()];
+        let probe = Action::Place(Point::new(col % 19, row % 19, 19).expect("in range"));
+        let accepted = g.clone().apply(probe).is_ok();
+        prop_assert_eq!(
+            accepted,
+            legal.contains(&probe),
+            "probe {} at step {}",
+            probe,
+            step
+        );
+
+        let action = legal[usize::from(choice) % legal.len()];
+        let before = g.clone();
+        let report = g.apply(action);
+        prop_assert!(
+            report.is_ok(),
+            "listed action {} refused: {:?}",
+            action,
+            report
+        );
+        check_invariants(&g)?;
+        let after = g.clone();
+        prop_assert_eq!(g.undo(), Some(action));
+        prop_assert_eq!(
+            &g,
+            &before,
+            "undo of {} did not restore the position",
+            action
+        );
+        g = after;
+        if g.is_over() {
+            prop_assert!(g.legal_actions().is_empty());
+            prop_assert_eq!(g.apply(action).unwrap_err(), PlayError::GameOver);
+            break;
+        }
+    }
+    Ok(g)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_legal_games_keep_every_invariant(
+        spec in proptest::sample::select(SPECS),
+        choices in proptest::collection::vec(any::<u16>(), 1..160),
+        probes in proptest::collection::vec((any::<u8>(), any::<u8>()), 1..8),
+    ) {
+        let g = random_game(spec, &choices, &probes)?;
+        // The record replays to the same game.
+        let again = Game::from_record(*g.rules(), g.record());
+        prop_assert!(again.is_ok());
+        prop_assert_eq!(&again.unwrap(), &g);
+        // Export then import gives the same game, in both formats.
+        let names: Vec<String> = (1..=g.rules().players).map(|s| format!("player {s} ]\\\"")).collect();
+        let record = GameRecord::from_game(&g, &names);
+        let from_pgn = GameRecord::from_pgn(&record.to_pgn());
+        prop_assert_eq!(from_pgn.as_ref(), Ok(&record), "{}", record.to_pgn());
+        let from_sgf = GameRecord::from_sgf(&record.to_sgf());
+        prop_assert_eq!(from_sgf.as_ref(), Ok(&record), "{}", record.to_sgf());
+        prop_assert_eq!(&record.replay().unwrap(), &g);
+    }
+
+    #[test]
+    fn long_random_games_in_capture_variants(
+        spec in proptest::sample::select(&SPECS[2..]),
+        choices in proptest::collection::vec(any::<u16>(), 200..400),
+    ) {
+        random_game(spec, &choices, &[(9, 9)])?;
+    }
+
+    #[test]
+    fn parsers_never_panic_on_arbitrary_text(text in any::<String>(), size in proptest::sample::select(&[9u8, 13, 15, 19][..])) {
+        let _ = Point::parse(&text, size);
+        let _ = Point::from_sgf(&text, size);
+        let _ = Action::parse(&text, size);
+        let _ = RuleSet::from_spec(&text);
+        let _ = text.parse::<Preset>();
+        let _ = GameRecord::from_pgn(&text);
+        let _ = GameRecord::from_sgf(&text);
+        let _ = crate::cli::play_tokens(RuleSet::preset(Preset::Pente), &text);
+    }
+
+    #[test]
+    fn option_parsing_never_panics(key in "[a-z_]{0,20}", value in ".{0,12}", preset in proptest::sample::select(&Preset::ALL[..])) {
+        let _ = RuleSet::with_options(preset, &[format!("{key}={value}")]);
+        for k in OPTION_KEYS {
+            if let Ok(r) = RuleSet::with_options(preset, &[format!("{k}={value}")]) {
+                // Whatever is accepted round-trips through the compact form.
+                prop_assert_eq!(RuleSet::from_spec(&r.to_spec()), Ok(r));
+            }
+        }
+    }
+
+    #[test]
+    fn records_with_garbage_moves_are_refused_cleanly(moves in proptest::collection::vec(".{0,6}", 0..12)) {
+        let body = moves.join(" ");
+        let _ = GameRecord::from_pgn(&format!("[Game \"Pente\"]\n\n{body}"));
+        let _ = GameRecord::from_sgf(&format!("(;GM[4]SZ[19]RU[pente];B[{body}])"));
+    }
+
+    #[test]
+    fn arbitrary_actions_never_panic(
+        spec in proptest::sample::select(SPECS),
+        actions in proptest::collection::vec((0u8..4, any::<u8>(), any::<u8>()), 0..60),
+    ) {
+        let mut g = Game::new(RuleSet::from_spec(spec).expect("valid"));
+        for (kind, a, b) in actions {
+            let action = match kind {
+                0 | 1 => match Point::new(a % 19, b % 19, 19) {
+                    Ok(p) => Action::Place(p),
+                    Err(_) => continue,
+                },
+                2 => Action::Take(a),
+                _ => Action::PlaceTwo,
+            };
+            let legal = g.legal_actions().contains(&action);
+            let result = g.apply(action);
+            prop_assert_eq!(result.is_ok(), legal, "{}", action);
+            check_invariants(&g)?;
+        }
+    }
+}
