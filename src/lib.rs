@@ -4,4 +4,6 @@
 //! `rules` (pure game logic) and the command-line tools built on it.
 
 pub mod cli;
+pub mod config;
+pub mod i18n;
 pub mod rules;

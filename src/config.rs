@@ -1,0 +1,340 @@
+//! Configuration: `config.toml` (every setting documented in `config.example.toml`) plus
+//! environment overrides (`DISCORD_TOKEN`, `DATABASE_URL`, `DISCORD_API_URL`).
+
+use std::fmt;
+use std::path::Path;
+
+use serde::Deserialize;
+use thiserror::Error;
+
+/// The default database: SQLite in the working directory, created if missing.
+pub const DEFAULT_DATABASE_URL: &str = "sqlite://gomoku-bot.db";
+
+/// Why the configuration could not be loaded.
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    /// The file exists but cannot be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not valid TOML or has unknown or mistyped settings.
+    #[error("{path} is not a valid configuration: {message}")]
+    Parse {
+        /// The file.
+        path: String,
+        /// The parser's message (it never contains the token: values are not echoed).
+        message: String,
+    },
+    /// No token in the environment or the file.
+    #[error("no Discord bot token: set DISCORD_TOKEN or discord.token in config.toml")]
+    MissingToken,
+    /// A setting has a value out of range.
+    #[error("setting {key}: {why}")]
+    Invalid {
+        /// The setting.
+        key: &'static str,
+        /// What is wrong.
+        why: String,
+    },
+}
+
+/// The bot token, kept out of every log line: its `Debug` and `Display` print a placeholder.
+#[derive(Clone, Default, Deserialize, PartialEq, Eq)]
+#[serde(transparent)]
+pub struct Token(String);
+
+impl Token {
+    /// Wraps a token.
+    pub fn new(token: impl Into<String>) -> Token {
+        Token(token.into())
+    }
+    /// The secret itself, for the Discord client only.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+    /// Whether no token was given.
+    pub fn is_empty(&self) -> bool {
+        self.0.trim().is_empty()
+    }
+}
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Token(<redacted>)")
+    }
+}
+
+impl fmt::Display for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
+
+/// `[discord]` settings.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct DiscordConfig {
+    /// The bot token (prefer the `DISCORD_TOKEN` environment variable).
+    pub token: Token,
+    /// Base URL for all REST calls (an HTTP proxy that does rate limiting); empty = discord.com.
+    pub api_url: Option<String>,
+    /// Register commands to this guild only (instant, for development); none = globally.
+    pub dev_guild_id: Option<u64>,
+}
+
+/// `[database]` settings.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct DatabaseConfig {
+    /// sqlx URL of the database.
+    pub url: String,
+}
+
+impl Default for DatabaseConfig {
+    fn default() -> Self {
+        DatabaseConfig {
+            url: DEFAULT_DATABASE_URL.to_string(),
+        }
+    }
+}
+
+/// `[game]` settings.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct GameConfig {
+    /// Hours before an unanswered challenge expires.
+    pub challenge_expiry_hours: u32,
+    /// Most games (open challenges included) two members may have running against each other.
+    pub max_open_games_per_pair: u32,
+}
+
+impl Default for GameConfig {
+    fn default() -> Self {
+        GameConfig {
+            challenge_expiry_hours: 24,
+            max_open_games_per_pair: 3,
+        }
+    }
+}
+
+/// `[log]` settings.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct LogConfig {
+    /// A tracing filter, e.g. `info` or `gomoku_bot=debug,serenity=warn`; `RUST_LOG` overrides it.
+    pub filter: String,
+}
+
+impl Default for LogConfig {
+    fn default() -> Self {
+        LogConfig {
+            filter: "info,serenity=warn,poise=warn,sqlx=warn".to_string(),
+        }
+    }
+}
+
+/// The whole configuration.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Discord connection.
+    pub discord: DiscordConfig,
+    /// Storage.
+    pub database: DatabaseConfig,
+    /// Game defaults and limits.
+    pub game: GameConfig,
+    /// Logging.
+    pub log: LogConfig,
+}
+
+impl Config {
+    /// Parses TOML text.
+    ///
+    /// # Errors
+    /// [`ConfigError::Parse`] naming the file.
+    pub fn from_toml(text: &str, path: &str) -> Result<Config, ConfigError> {
+        toml::from_str(text).map_err(|e: toml::de::Error| ConfigError::Parse {
+            path: path.to_string(),
+            // The message names the key and position; it never quotes a token's value.
+            message: e.message().to_string(),
+        })
+    }
+
+    /// Loads `path` if it exists (defaults otherwise), then applies the environment.
+    ///
+    /// # Errors
+    /// [`ConfigError`] for an unreadable or invalid file, a missing token or a bad value.
+    pub fn load(path: &Path, env: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
+        let shown = path.display().to_string();
+        let mut config = match std::fs::read_to_string(path) {
+            Ok(text) => Config::from_toml(&text, &shown)?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Config::default(),
+            Err(source) => {
+                return Err(ConfigError::Read {
+                    path: shown,
+                    source,
+                });
+            }
+        };
+        let set = |v: Option<String>| v.filter(|s| !s.trim().is_empty());
+        if let Some(token) = set(env("DISCORD_TOKEN")) {
+            config.discord.token = Token::new(token);
+        }
+        if let Some(url) = set(env("DATABASE_URL")) {
+            config.database.url = url;
+        }
+        if let Some(url) = set(env("DISCORD_API_URL")) {
+            config.discord.api_url = Some(url);
+        }
+        config.discord.api_url = config.discord.api_url.filter(|u| !u.trim().is_empty());
+        config.validate()?;
+        Ok(config)
+    }
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        if self.discord.token.is_empty() {
+            return Err(ConfigError::MissingToken);
+        }
+        if let Some(url) = &self.discord.api_url {
+            if !(url.starts_with("http://") || url.starts_with("https://")) {
+                return Err(ConfigError::Invalid {
+                    key: "discord.api_url",
+                    why: "must start with http:// or https://".to_string(),
+                });
+            }
+        }
+        if self.game.challenge_expiry_hours == 0 || self.game.challenge_expiry_hours > 24 * 30 {
+            return Err(ConfigError::Invalid {
+                key: "game.challenge_expiry_hours",
+                why: "must be between 1 and 720".to_string(),
+            });
+        }
+        if self.game.max_open_games_per_pair == 0 {
+            return Err(ConfigError::Invalid {
+                key: "game.max_open_games_per_pair",
+                why: "must be at least 1".to_string(),
+            });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |k| {
+            vars.iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    #[test]
+    fn the_example_file_documents_every_setting_and_parses() {
+        let text = include_str!("../config.example.toml");
+        let c = Config::from_toml(text, "config.example.toml").unwrap();
+        assert_eq!(c.database.url, DEFAULT_DATABASE_URL);
+        assert_eq!(c.game, GameConfig::default());
+        for key in [
+            "token",
+            "api_url",
+            "dev_guild_id",
+            "url",
+            "challenge_expiry_hours",
+            "max_open_games_per_pair",
+            "filter",
+        ] {
+            assert!(
+                text.contains(&format!("{key} =")),
+                "config.example.toml lacks {key}"
+            );
+        }
+    }
+
+    #[test]
+    fn environment_overrides_the_file_and_a_token_is_required() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(
+            &path,
+            "[discord]\ntoken = \"from-file\"\n[database]\nurl = \"sqlite://x.db\"\n",
+        )
+        .unwrap();
+        let c = Config::load(&path, env(&[("DATABASE_URL", "sqlite://y.db")])).unwrap();
+        assert_eq!(c.discord.token.expose(), "from-file");
+        assert_eq!(c.database.url, "sqlite://y.db");
+        let c = Config::load(
+            &path,
+            env(&[
+                ("DISCORD_TOKEN", "from-env"),
+                ("DISCORD_API_URL", "http://127.0.0.1:9"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(c.discord.token.expose(), "from-env");
+        assert_eq!(c.discord.api_url.as_deref(), Some("http://127.0.0.1:9"));
+        let missing = dir.path().join("absent.toml");
+        assert!(matches!(
+            Config::load(&missing, env(&[])),
+            Err(ConfigError::MissingToken)
+        ));
+        assert_eq!(
+            Config::load(&missing, env(&[("DISCORD_TOKEN", "t")]))
+                .unwrap()
+                .database
+                .url,
+            DEFAULT_DATABASE_URL
+        );
+    }
+
+    #[test]
+    fn bad_files_are_refused_with_the_key_named() {
+        assert!(matches!(
+            Config::from_toml("[discord]\ntokn = 1", "c"),
+            Err(ConfigError::Parse { .. })
+        ));
+        assert!(matches!(
+            Config::from_toml("[game]\nchallenge_expiry_hours = \"x\"", "c"),
+            Err(ConfigError::Parse { .. })
+        ));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.toml");
+        std::fs::write(&path, "[discord]\ntoken = \"t\"\napi_url = \"ftp://x\"\n").unwrap();
+        assert!(matches!(
+            Config::load(&path, env(&[])),
+            Err(ConfigError::Invalid {
+                key: "discord.api_url",
+                ..
+            })
+        ));
+        std::fs::write(
+            &path,
+            "[discord]\ntoken = \"t\"\n[game]\nchallenge_expiry_hours = 0\n",
+        )
+        .unwrap();
+        assert!(matches!(
+            Config::load(&path, env(&[])),
+            Err(ConfigError::Invalid { .. })
+        ));
+    }
+
+    #[test]
+    fn the_token_never_shows_in_debug_output() {
+        let mut c = Config::default();
+        c.discord.token = Token::new("super-secret-token-value");
+        let shown = format!("{c:?} {}", c.discord.token);
+        assert!(!shown.contains("super-secret"), "{shown}");
+        let err = Config::from_toml(
+            "[discord]\ntoken = \"super-secret-token-value\"\nextra = 1",
+            "c",
+        )
+        .unwrap_err();
+        assert!(!err.to_string().contains("super-secret"), "{err}");
+    }
+}

@@ -1,0 +1,215 @@
+//! Translations: Fluent files in `assets/locales/{en,es,fi}/`, embedded in the binary.
+//!
+//! Every user-facing sentence goes through here. Private replies use the caller's Discord
+//! locale, public messages the server's; anything else falls back to English.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use fluent_bundle::concurrent::FluentBundle;
+use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
+use unic_langid::LanguageIdentifier;
+
+/// A language the bot speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Lang {
+    /// English (the fallback).
+    #[default]
+    En,
+    /// Spanish.
+    Es,
+    /// Finnish.
+    Fi,
+}
+
+impl Lang {
+    /// Every language, English first.
+    pub const ALL: [Lang; 3] = [Lang::En, Lang::Es, Lang::Fi];
+
+    /// The short code used in files and preferences (`en`, `es`, `fi`).
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Es => "es",
+            Lang::Fi => "fi",
+        }
+    }
+
+    /// Discord's locale codes that map to this language (for command localisations).
+    pub fn discord_locales(self) -> &'static [&'static str] {
+        match self {
+            Lang::En => &["en-US", "en-GB"],
+            Lang::Es => &["es-ES", "es-419"],
+            Lang::Fi => &["fi"],
+        }
+    }
+
+    /// The language of a Discord locale (`es-ES`, `es-419`, `fi`, ...) or of a code; English otherwise.
+    pub fn from_locale(locale: &str) -> Lang {
+        let primary = locale
+            .split(['-', '_'])
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        match primary.as_str() {
+            "es" => Lang::Es,
+            "fi" => Lang::Fi,
+            _ => Lang::En,
+        }
+    }
+
+    /// Parses a preference code exactly (`en`, `es`, `fi`).
+    pub fn from_code(code: &str) -> Option<Lang> {
+        Lang::ALL.into_iter().find(|l| l.code() == code)
+    }
+}
+
+impl fmt::Display for Lang {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// The Fluent sources, per language.
+const SOURCES: [(Lang, &str); 3] = [
+    (Lang::En, include_str!("../assets/locales/en/bot.ftl")),
+    (Lang::Es, include_str!("../assets/locales/es/bot.ftl")),
+    (Lang::Fi, include_str!("../assets/locales/fi/bot.ftl")),
+];
+
+/// All translations, loaded once; cheap to share between threads.
+pub struct I18n {
+    bundles: Vec<(Lang, FluentBundle<FluentResource>)>,
+}
+
+impl fmt::Debug for I18n {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("I18n").finish_non_exhaustive()
+    }
+}
+
+/// Arguments for a message: `&[("name", "Ann".into())]`.
+pub type Args<'a> = [(&'a str, FluentValue<'a>)];
+
+impl I18n {
+    /// Loads the embedded Fluent files.
+    ///
+    /// # Panics
+    /// Only if an embedded file has a syntax error, which the test suite rules out.
+    pub fn load() -> I18n {
+        let bundles = SOURCES
+            .iter()
+            .map(|&(lang, source)| {
+                let resource = FluentResource::try_new(source.to_string())
+                    .unwrap_or_else(|(_, e)| panic!("assets/locales/{lang}/bot.ftl: {e:?}"));
+                let id: LanguageIdentifier = lang.code().parse().expect("valid language code");
+                let mut bundle = FluentBundle::new_concurrent(vec![id]);
+                // Unicode isolation marks show up as stray characters in Discord clients.
+                bundle.set_use_isolating(false);
+                bundle
+                    .add_resource(resource)
+                    .unwrap_or_else(|e| panic!("assets/locales/{lang}/bot.ftl: {e:?}"));
+                (lang, bundle)
+            })
+            .collect();
+        I18n { bundles }
+    }
+
+    fn bundle(&self, lang: Lang) -> &FluentBundle<FluentResource> {
+        &self
+            .bundles
+            .iter()
+            .find(|(l, _)| *l == lang)
+            .expect("every language is loaded")
+            .1
+    }
+
+    /// The message `key` in `lang`, with arguments; English if missing, the key itself as a last resort.
+    pub fn tr(&self, lang: Lang, key: &str, args: &Args<'_>) -> String {
+        let mut fargs = FluentArgs::new();
+        for (k, v) in args {
+            fargs.set(*k, v.clone());
+        }
+        for l in [lang, Lang::En] {
+            let bundle = self.bundle(l);
+            if let Some(pattern) = bundle.get_message(key).and_then(|m| m.value()) {
+                let mut errors = Vec::new();
+                let text: Cow<'_, str> = bundle.format_pattern(pattern, Some(&fargs), &mut errors);
+                return text.into_owned();
+            }
+        }
+        key.to_string()
+    }
+
+    /// The message `key` in `lang` without arguments.
+    pub fn get(&self, lang: Lang, key: &str) -> String {
+        self.tr(lang, key, &[])
+    }
+
+    /// Whether `lang` has its own message `key` (no fallback).
+    pub fn has(&self, lang: Lang, key: &str) -> bool {
+        self.bundle(lang).has_message(key)
+    }
+
+    /// Every message id in a language's file, in file order.
+    pub fn keys(lang: Lang) -> Vec<String> {
+        let source = SOURCES
+            .iter()
+            .find(|(l, _)| *l == lang)
+            .expect("known language")
+            .1;
+        let resource = FluentResource::try_new(source.to_string()).unwrap_or_else(|(r, _)| r);
+        resource
+            .entries()
+            .filter_map(|e| match e {
+                fluent_syntax::ast::Entry::Message(m) => Some(m.id.name.to_string()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_file_parses_without_errors() {
+        for (lang, source) in SOURCES {
+            if let Err((_, errors)) = FluentResource::try_new(source.to_string()) {
+                panic!("{lang}: {errors:?}");
+            }
+        }
+        let _ = I18n::load();
+    }
+
+    #[test]
+    fn every_key_exists_in_every_language() {
+        let en = I18n::keys(Lang::En);
+        assert!(en.len() > 10);
+        for lang in [Lang::Es, Lang::Fi] {
+            let other = I18n::keys(lang);
+            let missing: Vec<&String> = en.iter().filter(|k| !other.contains(k)).collect();
+            let extra: Vec<&String> = other.iter().filter(|k| !en.contains(k)).collect();
+            assert!(missing.is_empty(), "{lang} lacks {missing:?}");
+            assert!(extra.is_empty(), "{lang} has keys English lacks: {extra:?}");
+        }
+    }
+
+    #[test]
+    fn discord_locales_map_to_languages() {
+        assert_eq!(Lang::from_locale("es-ES"), Lang::Es);
+        assert_eq!(Lang::from_locale("es-419"), Lang::Es);
+        assert_eq!(Lang::from_locale("fi"), Lang::Fi);
+        assert_eq!(Lang::from_locale("en-US"), Lang::En);
+        assert_eq!(Lang::from_locale("pt-BR"), Lang::En);
+        assert_eq!(Lang::from_locale(""), Lang::En);
+    }
+
+    #[test]
+    fn missing_keys_fall_back_to_english_then_to_the_key() {
+        let i = I18n::load();
+        assert_eq!(i.get(Lang::Fi, "no-such-key"), "no-such-key");
+        assert!(!i.get(Lang::Es, "rules-no-captures").is_empty());
+    }
+}
