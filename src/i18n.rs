@@ -196,6 +196,66 @@ mod tests {
         }
     }
 
+    fn variables(lang: Lang) -> Vec<(String, Vec<String>)> {
+        use fluent_syntax::ast::{Entry, Expression, InlineExpression, Pattern, PatternElement};
+        fn walk_pattern(p: &Pattern<&str>, out: &mut Vec<String>) {
+            for el in &p.elements {
+                if let PatternElement::Placeable { expression } = el {
+                    walk_expr(expression, out);
+                }
+            }
+        }
+        fn walk_inline(e: &InlineExpression<&str>, out: &mut Vec<String>) {
+            match e {
+                InlineExpression::VariableReference { id } => out.push(id.name.to_string()),
+                InlineExpression::Placeable { expression } => walk_expr(expression, out),
+                _ => {}
+            }
+        }
+        fn walk_expr(e: &Expression<&str>, out: &mut Vec<String>) {
+            match e {
+                Expression::Inline(i) => walk_inline(i, out),
+                Expression::Select { selector, variants } => {
+                    walk_inline(selector, out);
+                    for v in variants {
+                        walk_pattern(&v.value, out);
+                    }
+                }
+            }
+        }
+        let source = SOURCES.iter().find(|(l, _)| *l == lang).unwrap().1;
+        let ast = fluent_syntax::parser::parse(source).unwrap();
+        ast.body
+            .iter()
+            .filter_map(|e| match e {
+                Entry::Message(m) => {
+                    let mut vars = Vec::new();
+                    if let Some(v) = &m.value {
+                        walk_pattern(v, &mut vars);
+                    }
+                    vars.sort();
+                    vars.dedup();
+                    Some((m.id.name.to_string(), vars))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn translations_use_the_same_variables_as_english() {
+        let en = variables(Lang::En);
+        for lang in [Lang::Es, Lang::Fi] {
+            for (key, vars) in variables(lang) {
+                let english = &en.iter().find(|(k, _)| *k == key).unwrap().1;
+                assert_eq!(
+                    &vars, english,
+                    "{lang} {key} uses other variables than English"
+                );
+            }
+        }
+    }
+
     #[test]
     fn discord_locales_map_to_languages() {
         assert_eq!(Lang::from_locale("es-ES"), Lang::Es);
@@ -211,5 +271,133 @@ mod tests {
         let i = I18n::load();
         assert_eq!(i.get(Lang::Fi, "no-such-key"), "no-such-key");
         assert!(!i.get(Lang::Es, "rules-no-captures").is_empty());
+    }
+}
+
+/// Rule sets in words, in any language (for /rules and challenge messages).
+pub mod rules_text {
+    use super::{I18n, Lang};
+    use crate::rules::{Captures, Opening, Preset, RuleSet, SelfCapture};
+
+    /// The localised name of a preset.
+    pub fn preset_name(i18n: &I18n, lang: Lang, preset: Preset) -> String {
+        i18n.get(lang, &format!("preset-{}", preset.name()))
+    }
+
+    /// One line per rule, in `lang`.
+    pub fn describe(i18n: &I18n, lang: Lang, r: &RuleSet) -> Vec<String> {
+        let mut lines = vec![i18n.tr(
+            lang,
+            "rules-title",
+            &[
+                ("game", preset_name(i18n, lang, r.preset).into()),
+                ("size", r.size.into()),
+                ("players", r.players.into()),
+            ],
+        )];
+        if r.teams {
+            lines.push(i18n.get(lang, "rules-teams"));
+        }
+        lines.push(i18n.get(lang, "rules-turns"));
+        let line_key = if r.overline_wins {
+            "rules-line-or-more"
+        } else {
+            "rules-line-exact"
+        };
+        lines.push(i18n.tr(lang, line_key, &[("line", r.line.into())]));
+        if r.captures == Captures::None {
+            lines.push(i18n.get(lang, "rules-no-captures"));
+        } else {
+            lines.push(i18n.get(
+                lang,
+                if r.captures == Captures::Pairs {
+                    "rules-captures-pairs"
+                } else {
+                    "rules-captures-triples"
+                },
+            ));
+            lines.push(i18n.get(
+                lang,
+                match r.self_capture {
+                    SelfCapture::None => "rules-self-none",
+                    SelfCapture::Capture => "rules-self-capture",
+                    SelfCapture::Forbidden => "rules-self-forbidden",
+                },
+            ));
+            if r.players > 2 {
+                lines.push(i18n.get(
+                    lang,
+                    if r.mixed_captures {
+                        "rules-mixed-on"
+                    } else {
+                        "rules-mixed-off"
+                    },
+                ));
+            }
+            lines.push(match (r.capture_win, r.teams) {
+                (0, _) => i18n.get(lang, "rules-capture-win-off"),
+                (n, false) => i18n.tr(lang, "rules-capture-win", &[("stones", n.into())]),
+                (n, true) => i18n.tr(lang, "rules-capture-win-teams", &[("stones", n.into())]),
+            });
+            if r.extra_time_capture {
+                lines.push(i18n.get(lang, "rules-extra-time"));
+            }
+        }
+        lines.push(match r.opening {
+            Opening::None => i18n.get(lang, "rules-opening-none"),
+            Opening::Pro => i18n.tr(lang, "rules-opening-pro", &[("distance", 3.into())]),
+            Opening::LongPro => i18n.tr(lang, "rules-opening-pro", &[("distance", 4.into())]),
+            Opening::Swap => i18n.get(lang, "rules-opening-swap"),
+            Opening::Swap2 => i18n.get(lang, "rules-opening-swap2"),
+        });
+        lines.push(i18n.get(lang, "rules-draw"));
+        lines
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn rules_read_in_every_language() {
+            let i18n = I18n::load();
+            let r = RuleSet::from_spec(
+                "keryo players=4 teams=on extra_time_capture=on self_capture=forbidden",
+            )
+            .unwrap();
+            let en = describe(&i18n, Lang::En, &r).join("\n");
+            assert!(
+                en.contains("Keryo-Pente on a 19×19 board, 4 players"),
+                "{en}"
+            );
+            assert!(en.contains("capture 15 stones as a team"), "{en}");
+            let es = describe(&i18n, Lang::Es, &r).join("\n");
+            assert!(es.contains("tablero de 19×19"), "{es}");
+            let fi = describe(
+                &i18n,
+                Lang::Fi,
+                &RuleSet::from_spec("gomoku-standard").unwrap(),
+            )
+            .join("\n");
+            assert!(fi.contains("täsmälleen 5 kiveä"), "{fi}");
+            for lang in Lang::ALL {
+                for spec in [
+                    "gomoku",
+                    "pente opening=long-pro",
+                    "pente opening=swap2 self_capture=capture",
+                    "pente players=3 mixed_captures=on capture_win=12",
+                ] {
+                    let text = describe(&i18n, lang, &RuleSet::from_spec(spec).unwrap()).join("\n");
+                    assert!(
+                        !text.contains("rules-"),
+                        "untranslated key in {lang}: {text}"
+                    );
+                    assert!(
+                        !text.contains('{'),
+                        "unfilled placeholder in {lang}: {text}"
+                    );
+                }
+            }
+        }
     }
 }
