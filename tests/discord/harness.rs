@@ -101,6 +101,42 @@ async fn rest_answers_deserialize_into_serenity_models() {
         .expect("edited");
     assert_eq!(edited.content, "edited");
     assert!(edited.edited_timestamp.is_some());
+    // Editing attachments: keep one by id and add one, then replace all with a new one.
+    let kept = sent.attachments[0].id;
+    let both = EditMessage::new()
+        .keep_existing_attachment(kept)
+        .new_attachment(CreateAttachment::bytes(TINY_PNG, "c.png"));
+    let edited = fake
+        .channel_id()
+        .edit_message(&http, sent.id, both)
+        .await
+        .expect("edited");
+    let names: Vec<&str> = edited
+        .attachments
+        .iter()
+        .map(|a| a.filename.as_str())
+        .collect();
+    assert_eq!(names, ["b.png", "c.png"]);
+    assert_eq!(edited.attachments[0].id, kept);
+    let replaced = EditMessage::new().new_attachment(CreateAttachment::bytes(TINY_PNG, "d.png"));
+    let edited = fake
+        .channel_id()
+        .edit_message(&http, sent.id, replaced)
+        .await
+        .expect("edited");
+    let names: Vec<&str> = edited
+        .attachments
+        .iter()
+        .map(|a| a.filename.as_str())
+        .collect();
+    assert_eq!(names, ["d.png"]);
+    let cleared = EditMessage::new().remove_all_attachments();
+    let edited = fake
+        .channel_id()
+        .edit_message(&http, sent.id, cleared)
+        .await
+        .expect("edited");
+    assert!(edited.attachments.is_empty());
     assert_eq!(
         fake.channel_id()
             .message(&http, sent.id)
@@ -163,6 +199,8 @@ async fn rest_answers_deserialize_into_serenity_models() {
         "Pong!"
     );
     fake.assert_all_requests_valid();
+    let answers = fake.answer_violations();
+    assert!(answers.is_empty(), "{answers:#?}");
 }
 
 #[tokio::test]
@@ -338,7 +376,14 @@ async fn the_validator_rejects_invalid_bodies() {
     );
 
     let bad_button = json!({"type": 4, "data": {"components": [{"type": 1, "components": [{"type": 2, "label": "no style"}]}]}});
-    assert!(!spec.check_json("POST", callback, &bad_button).is_empty());
+    let button_errors = spec.check_json("POST", callback, &bad_button);
+    assert!(
+        button_errors
+            .iter()
+            .all(|e| e.contains("/data/components/0/components/0")),
+        "the explanation points at the button, not at other kinds of callback: {button_errors:#?}"
+    );
+    assert!(!button_errors.is_empty());
     assert!(
         !spec
             .check_json("POST", callback, &json!({"type": 99}))

@@ -3,6 +3,7 @@
 //! user options and permission failures.
 
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use poise::CreateReply;
 use serde_json::Value;
@@ -10,11 +11,12 @@ use serenity::all::{
     AutocompleteChoice, ButtonStyle, ClientBuilder, CreateActionRow, CreateAttachment,
     CreateAutocompleteResponse, CreateButton, CreateInteractionResponse,
     CreateInteractionResponseMessage, CreateMessage, CreateThread, FullEvent, GatewayIntents,
-    Interaction, Mentionable, MessageId, Permissions, User,
+    Interaction, Mentionable, Permissions, User,
 };
 
 use crate::support::fake_discord::{
-    Click, ErrorAnswer, FakeDiscord, FakeError, OptionValue, Req, RunningBot, SlashCommand,
+    Click, ErrorAnswer, FakeConfig, FakeDiscord, FakeError, OptionValue, Req, RunningBot,
+    SlashCommand, message_id,
 };
 
 const TINY_PNG: &[u8] = include_bytes!("../fixtures/discord/tiny.png");
@@ -171,15 +173,6 @@ async fn connected() -> (FakeDiscord, RunningBot, Arc<Mutex<Vec<String>>>) {
     (fake, bot, errors)
 }
 
-fn message_id(message: &Value) -> MessageId {
-    MessageId::new(
-        message["id"]
-            .as_str()
-            .and_then(|s| s.parse().ok())
-            .expect("a message id"),
-    )
-}
-
 fn errors_of(errors: &Arc<Mutex<Vec<String>>>) -> Vec<String> {
     errors.lock().unwrap_or_else(|e| e.into_inner()).clone()
 }
@@ -240,6 +233,10 @@ async fn a_slash_command_gets_its_callback() {
     let sent = fake.send(SlashCommand::new("ping").by(&alice)).await;
     let callback = fake.next_request(&Req::callback(&sent)).await;
     assert_eq!(callback.status, 204);
+    assert!(
+        callback.at >= sent.sent_at,
+        "latency can be measured from sent_at to at"
+    );
     let body = callback.json().expect("a JSON callback");
     assert_eq!(body["type"], 4);
     assert_eq!(body["data"]["content"], "pong");
@@ -304,6 +301,8 @@ async fn a_file_reply_is_multipart_and_its_button_can_be_clicked() {
     assert!(missing.is_err());
     assert!(errors_of(&errors).is_empty(), "{:?}", errors_of(&errors));
     fake.assert_all_requests_valid();
+    let answers = fake.answer_violations();
+    assert!(answers.is_empty(), "{answers:#?}");
     bot.shutdown().await;
 }
 
@@ -350,6 +349,8 @@ async fn user_options_and_autocomplete_reach_the_bot() {
     assert!(fake.try_send(SlashCommand::new("nosuch")).await.is_err());
     assert!(errors_of(&errors).is_empty(), "{:?}", errors_of(&errors));
     fake.assert_all_requests_valid();
+    let answers = fake.answer_violations();
+    assert!(answers.is_empty(), "{answers:#?}");
     bot.shutdown().await;
 }
 
@@ -416,6 +417,8 @@ async fn threads_are_created_and_a_403_is_survived() {
     assert!(!bot.has_stopped());
     assert!(errors_of(&errors).is_empty(), "{:?}", errors_of(&errors));
     fake.assert_all_requests_valid();
+    let answers = fake.answer_violations();
+    assert!(answers.is_empty(), "{answers:#?}");
     bot.shutdown().await;
 }
 
@@ -445,5 +448,46 @@ async fn a_button_posted_before_a_restart_still_reaches_the_new_client() {
     );
     assert!(errors_of(&errors).is_empty(), "{:?}", errors_of(&errors));
     fake.assert_all_requests_valid();
+    bot.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_answer_to_one_interaction_is_a_violation() {
+    let (fake, bot, _errors) = connected().await;
+    let sent = fake.send(SlashCommand::new("ping")).await;
+    fake.next_request(&Req::callback(&sent)).await;
+    // As if the bot answered twice: Discord refuses the second initial response.
+    let again = serde_json::json!({"type": 4, "data": {"content": "again"}});
+    let second = fake
+        .http()
+        .create_interaction_response(sent.id, &sent.token, &again, vec![])
+        .await;
+    assert!(second.is_err());
+    let violations = fake.violations();
+    assert_eq!(violations.len(), 1, "{violations:#?}");
+    assert!(violations[0].contains("40060"), "{violations:#?}");
+    bot.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_late_answer_gets_unknown_interaction_when_a_deadline_is_set() {
+    let config = FakeConfig {
+        interaction_deadline: Some(Duration::ZERO),
+        ..FakeConfig::default()
+    };
+    let fake = FakeDiscord::start_with(config).await;
+    let (bot, _errors) = start_bot(&fake).await;
+    fake.wait_until_ready().await;
+    fake.next_request(&Req::put("/applications/*/commands"))
+        .await;
+    let sent = fake.send(SlashCommand::new("ping")).await;
+    let late = fake.next_request(&Req::callback(&sent)).await;
+    assert_eq!(late.status, 404);
+    assert_eq!(
+        late.response.as_ref().map(|r| r["code"].clone()),
+        Some(serde_json::json!(10062))
+    );
+    assert!(fake.violations().iter().any(|v| v.contains("10062")));
+    assert!(!bot.has_stopped(), "a refused answer does not stop the bot");
     bot.shutdown().await;
 }

@@ -567,15 +567,36 @@ fn registered_command(
         command.insert("guild_id".to_owned(), json!(g.to_string()));
     }
     command.entry("description").or_insert(json!(""));
-    command.entry("options").or_insert(json!([]));
-    command
-        .entry("default_member_permissions")
-        .or_insert(Value::Null);
+    // Discord answers without the options' null fields, and with permissions as a string.
+    let mut options = command
+        .get("options")
+        .cloned()
+        .filter(Value::is_array)
+        .unwrap_or(json!([]));
+    drop_nulls(&mut options);
+    command.insert("options".to_owned(), options);
+    let permissions = match command.get("default_member_permissions") {
+        Some(Value::Number(n)) => json!(n.to_string()),
+        Some(Value::String(s)) => json!(s),
+        _ => Value::Null,
+    };
+    command.insert("default_member_permissions".to_owned(), permissions);
     command.entry("nsfw").or_insert(json!(false));
     command.entry("dm_permission").or_insert(json!(true));
     command.entry("integration_types").or_insert(json!([0]));
     command.entry("contexts").or_insert(Value::Null);
     Value::Object(command)
+}
+
+fn drop_nulls(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.retain(|_, v| !v.is_null());
+            map.values_mut().for_each(drop_nulls);
+        }
+        Value::Array(items) => items.iter_mut().for_each(drop_nulls),
+        _ => {}
+    }
 }
 
 /// The JSON payload and files of a message-carrying request.

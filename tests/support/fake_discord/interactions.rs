@@ -339,6 +339,8 @@ pub struct Sent {
     pub kind: u8,
     /// Gateway sequence number of its INTERACTION_CREATE.
     pub seq: u64,
+    /// When it was sent, as time since the fake started (compare with [`super::RecordedRequest::at`]).
+    pub sent_at: std::time::Duration,
 }
 
 /// Builds the INTERACTION_CREATE payload and the fake's record of it.

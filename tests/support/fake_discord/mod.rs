@@ -9,7 +9,7 @@
 //! ```ignore
 //! #[path = "../support/mod.rs"]
 //! mod support;
-//! use support::fake_discord::{Click, FakeDiscord, Req, RunningBot, SlashCommand};
+//! use support::fake_discord::{message_id, Click, ErrorAnswer, FakeDiscord, Req, RunningBot, SlashCommand};
 //!
 //! #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 //! async fn ping_answers() {
@@ -85,6 +85,17 @@ pub use record::{Body, ErrorAnswer, Part, RecordedRequest, Req};
 
 use record::FailureRule;
 use state::Shared;
+
+/// The id of a message object as the fake stores and answers them.
+///
+/// # Panics
+/// The value has no snowflake `id`.
+pub fn message_id(message: &Value) -> MessageId {
+    match message.get("id").and_then(state::snowflake_of) {
+        Some(id) if id != 0 => MessageId::new(id),
+        _ => panic!("not a message object with an id: {message}"),
+    }
+}
 
 /// How the fake behaves.
 #[derive(Clone, Debug)]
@@ -421,6 +432,7 @@ impl FakeDiscord {
             channel_id: ChannelId::new(record.channel_id),
             kind: record.kind,
             seq: 0,
+            sent_at: self.shared.started.elapsed(),
         };
         self.shared.lock().interactions.insert(record.id, record);
         let seq = self.dispatch("INTERACTION_CREATE", payload).await?;
@@ -628,6 +640,30 @@ impl FakeDiscord {
             }
         }
         violations
+    }
+
+    /// The fake's own answers that do not fit Discord's API description (a defect of the fake,
+    /// checked by the harness's tests rather than by bot tests).
+    pub fn answer_violations(&self) -> Vec<String> {
+        let requests = self.requests();
+        let spec = match spec::spec() {
+            Ok(spec) => spec,
+            Err(e) => return vec![e],
+        };
+        requests
+            .iter()
+            .filter(|r| r.known_route && r.authorized)
+            .flat_map(|r| {
+                let body = r.response.clone().unwrap_or(Value::Null);
+                if r.status == 204 {
+                    return Vec::new();
+                }
+                spec.check_response(&r.method, &r.path, r.status, &body)
+                    .into_iter()
+                    .map(|v| format!("#{} {v}", r.index))
+                    .collect()
+            })
+            .collect()
     }
 
     /// Fails the test listing every violation (see [`Self::violations`]).

@@ -172,6 +172,49 @@ impl OpenApi {
         }
     }
 
+    /// Checks an answer of the fake against the response schema the description gives for its
+    /// status (`4XX` included), so the fake stays as realistic as the description.
+    pub fn check_response(
+        &self,
+        method: &str,
+        path: &str,
+        status: u16,
+        body: &Value,
+    ) -> Vec<String> {
+        let Some((template, operation)) = self.operation(method, path) else {
+            return Vec::new();
+        };
+        let class = format!("{}XX", status / 100);
+        let Some(mut response) = operation
+            .get("responses")
+            .and_then(|r| r.get(status.to_string()).or_else(|| r.get(&class)))
+        else {
+            return vec![format!(
+                "{method} {template}: the description has no {status} answer"
+            )];
+        };
+        if let Some(reference) = response.get("$ref").and_then(Value::as_str) {
+            let pointer = reference.trim_start_matches("#/components");
+            match self.components.pointer(pointer) {
+                Some(resolved) => response = resolved,
+                None => return vec![format!("{method} {template}: unresolved {reference}")],
+            }
+        }
+        let Some(schema) = response.pointer("/content/application~1json/schema") else {
+            return vec![format!(
+                "{method} {template}: the {status} answer has no JSON body"
+            )];
+        };
+        match &*self.validator(template, &format!("{method} answer {status}"), schema) {
+            Ok(validator) => validator
+                .iter_errors(body)
+                .flat_map(|e| explain(&e))
+                .map(|(at, why)| format!("answer to {method} {template}: at {at}: {why}"))
+                .collect(),
+            Err(reason) => vec![reason.clone()],
+        }
+    }
+
     /// Checks one recorded request: its body against the spec, and the multipart parts against
     /// the attachments the JSON lists.
     pub fn check_request(&self, request: &RecordedRequest) -> Vec<String> {
@@ -294,6 +337,8 @@ fn explain(error: &ValidationError<'_>) -> Vec<(String, String)> {
         .filter(|branch| !branch.is_empty())
         .max_by_key(|branch| {
             (
+                // A branch refused only for its `type` tag is about another kind of object.
+                !branch.iter().any(is_type_tag_mismatch),
                 branch.iter().map(depth).max().unwrap_or(0),
                 std::cmp::Reverse(branch.len()),
             )
@@ -305,6 +350,14 @@ fn explain(error: &ValidationError<'_>) -> Vec<(String, String)> {
             error.masked().to_string(),
         )],
     }
+}
+
+/// Whether an error is a `type` field outside its branch's `enum`/`const` (Discord's tagged unions).
+fn is_type_tag_mismatch(error: &ValidationError<'_>) -> bool {
+    matches!(
+        error.kind(),
+        ValidationErrorKind::Enum { .. } | ValidationErrorKind::Constant { .. }
+    ) && error.instance_path().as_str().ends_with("/type")
 }
 
 /// How deep into the body an error (or its deepest sub-error) points.
