@@ -424,6 +424,14 @@ async fn the_validator_rejects_invalid_bodies() {
     let mut body = json!({"type": 4, "data": {"attachments": [{"id": 0, "filename": "b.png"}]}});
     normalise(&mut body);
     assert_eq!(body["data"]["attachments"][0]["id"], "0");
+    let mut command =
+        json!([{"name": "settings", "description": "x", "default_member_permissions": "32"}]);
+    normalise(&mut command);
+    assert_eq!(command[0]["default_member_permissions"], 32);
+    assert_eq!(
+        spec.check_json("PUT", "/applications/1/commands", &command),
+        Vec::<String>::new()
+    );
     assert_eq!(
         spec.check_json("POST", callback, &body),
         Vec::<String>::new()

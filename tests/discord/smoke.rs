@@ -78,6 +78,14 @@ async fn pick(
     Ok(())
 }
 
+/// Server settings, for members who may manage the server.
+#[poise::command(slash_command, default_member_permissions = "MANAGE_GUILD")]
+async fn settings(ctx: Context<'_>) -> Result<(), Error> {
+    ctx.send(CreateReply::default().content("settings").ephemeral(true))
+        .await?;
+    Ok(())
+}
+
 /// Opens a thread on its own reply, or explains privately why it cannot.
 #[poise::command(slash_command)]
 async fn thread(ctx: Context<'_>) -> Result<(), Error> {
@@ -142,7 +150,7 @@ async fn start_bot(fake: &FakeDiscord) -> (RunningBot, Arc<Mutex<Vec<String>>>) 
     let data_errors = Arc::clone(&errors);
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
-            commands: vec![ping(), picture(), greet(), pick(), thread()],
+            commands: vec![ping(), picture(), greet(), pick(), thread(), settings()],
             event_handler: |framework, event| Box::pin(on_event(framework.serenity_context, event)),
             on_error: |error| Box::pin(on_error(error)),
             ..Default::default()
@@ -195,7 +203,10 @@ async fn the_client_identifies_and_registers_its_commands() {
         .iter()
         .filter_map(|c| c["name"].as_str())
         .collect();
-    assert_eq!(names, ["ping", "picture", "greet", "pick", "thread"]);
+    assert_eq!(
+        names,
+        ["ping", "picture", "greet", "pick", "thread", "settings"]
+    );
     assert_eq!(registration.status, 200);
     // Serenity asked for the gateway URL; poise asked who owns the application.
     assert_eq!(fake.requests_matching(&Req::get("/gateway")).len(), 1);
@@ -337,6 +348,18 @@ async fn user_options_and_autocomplete_reach_the_bot() {
         .filter_map(|c| c["name"].as_str().map(str::to_owned))
         .collect();
     assert_eq!(names, ["black", "blue"]);
+
+    // Commands limited by default_member_permissions reach only members who have them.
+    let denied = fake.try_send(SlashCommand::new("settings")).await;
+    assert!(
+        matches!(denied, Err(FakeError::NotPermitted { .. })),
+        "{denied:?}"
+    );
+    let owner = fake
+        .send(SlashCommand::new("settings").by(&fake.owner()))
+        .await;
+    let reply = fake.next_request(&Req::callback(&owner)).await;
+    assert_eq!(reply.json_or_null()["data"]["flags"], 64);
 
     // The fake refuses what Discord's client could not send.
     let wrong_type =

@@ -431,6 +431,21 @@ fn build_command(
     {
         check_options(&command.name, defs, command, registered)?;
     }
+    // Discord's client hides a command from members without its default permissions.
+    let required = registered
+        .and_then(|c| c["default_member_permissions"].as_str())
+        .and_then(|bits| bits.parse().ok())
+        .map(Permissions::from_bits_truncate);
+    if command.checked
+        && let Some(required) = required
+        && !user.permissions.contains(Permissions::ADMINISTRATOR)
+        && !user.permissions.contains(required)
+    {
+        return Err(FakeError::NotPermitted {
+            command: command.name.clone(),
+            user: user.username.clone(),
+        });
+    }
 
     let mut options: Vec<Value> = command
         .options

@@ -53,8 +53,13 @@
 //!   files up to `attachment_size_limit` (40005), optionally a deadline (10062).
 //! - The bot's permissions per channel (`set_app_permissions`) are enforced on channel messages,
 //!   files and thread creation (50001/50013), and sent in `app_permissions`.
+//! - Injected interactions fit the registered commands: option names, types, choices, ranges,
+//!   required options, `default_member_permissions`; clicks hit an enabled component that the
+//!   stored message shows (`.unchecked()` bypasses these checks).
 //! - `assert_all_requests_valid` validates JSON bodies and multipart `payload_json` against
-//!   `DISCORD_OPENAPI_SPEC` (see [`spec`]).
+//!   `DISCORD_OPENAPI_SPEC` (see [`spec`]); `answer_violations` checks the fake's own answers.
+//! - Latency: [`Sent::sent_at`] and [`RecordedRequest::at`] are both measured from the fake's
+//!   start.
 //!
 //! The bot token is never recorded: requests keep their headers minus `Authorization`, and the
 //! recorded IDENTIFY has its token replaced.
@@ -167,6 +172,13 @@ pub enum FakeError {
     },
     /// No user to act as.
     NoUser,
+    /// The user lacks the command's `default_member_permissions`, so Discord hides it.
+    NotPermitted {
+        /// The command.
+        command: String,
+        /// The user's name.
+        user: String,
+    },
 }
 
 impl fmt::Display for FakeError {
@@ -198,6 +210,12 @@ impl fmt::Display for FakeError {
                 )
             }
             Self::NoUser => write!(f, "no user to act as"),
+            Self::NotPermitted { command, user } => {
+                write!(
+                    f,
+                    "{user} lacks the permissions /{command} requires, so Discord hides it"
+                )
+            }
         }
     }
 }

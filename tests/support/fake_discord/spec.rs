@@ -372,11 +372,19 @@ fn depth(error: &ValidationError<'_>) -> usize {
     own.max(nested)
 }
 
-/// Serenity sends a new attachment's `id` as a number where Discord's schema says string; make
-/// it a string so that the spec checks everything else.
+/// Where serenity and the description disagree although Discord accepts both, bring the body to
+/// the description's form so that the spec checks everything else:
+/// - a new attachment's `id` is sent as the number 0; the description says string;
+/// - `default_member_permissions` is sent as a string of digits (as Discord's documentation
+///   says); the description says integer.
 pub fn normalise(body: &mut Value) {
     match body {
         Value::Object(map) => {
+            if let Some(permissions) = map.get_mut("default_member_permissions")
+                && let Some(bits) = permissions.as_str().and_then(|s| s.parse::<u64>().ok())
+            {
+                *permissions = Value::from(bits);
+            }
             if let Some(Value::Array(attachments)) = map.get_mut("attachments") {
                 for attachment in attachments.iter_mut() {
                     if let Some(id) = attachment.get_mut("id")
