@@ -22,6 +22,8 @@ use super::state::{PRIVATE_THREAD, PUBLIC_THREAD, Session, Shared, State};
 pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>) {
     loop {
         let Ok((stream, _)) = listener.accept().await else {
+            // Out of file descriptors or similar: give other tasks a turn instead of spinning.
+            tokio::task::yield_now().await;
             continue;
         };
         tokio::spawn(connection(stream, Arc::clone(&shared)));

@@ -87,6 +87,8 @@ type Routed = Result<Answer, Answer>;
 pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>) {
     loop {
         let Ok((stream, _)) = listener.accept().await else {
+            // Out of file descriptors or similar: give other tasks a turn instead of spinning.
+            tokio::task::yield_now().await;
             continue;
         };
         let shared = Arc::clone(&shared);
