@@ -1,0 +1,10 @@
+//! End-to-end tests of Discord behaviour: the real serenity/poise client against the fake
+//! Discord of `tests/support/fake_discord`. One test crate for all of them, because each crate
+//! links the whole bot.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod fixtures;
+mod harness;
+mod smoke;
