@@ -4,4 +4,5 @@
 //! `rules` (pure game logic) and the command-line tools built on it.
 
 pub mod cli;
+pub mod render;
 pub mod rules;

@@ -1,0 +1,3 @@
+//! Unit tests of the renderer's internals.
+
+use super::*;
