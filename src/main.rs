@@ -165,7 +165,11 @@ fn render_command(args: RenderArgs) -> ExitCode {
         Ok(t) => t,
         Err(e) => return usage_error(e),
     };
-    let tentative = match args.tentative.as_deref().map(|t| Point::parse(t, rules.size)) {
+    let tentative = match args
+        .tentative
+        .as_deref()
+        .map(|t| Point::parse(t, rules.size))
+    {
         None => None,
         Some(Ok(p)) => Some(p),
         Some(Err(e)) => return usage_error(format!("--tentative: {e}")),
@@ -173,7 +177,10 @@ fn render_command(args: RenderArgs) -> ExitCode {
     let names: Vec<String> = if args.names.is_empty() {
         Vec::new()
     } else {
-        args.names.split(',').map(|n| n.trim().to_string()).collect()
+        args.names
+            .split(',')
+            .map(|n| n.trim().to_string())
+            .collect()
     };
     let opts = RenderOptions {
         theme,
@@ -181,7 +188,7 @@ fn render_command(args: RenderArgs) -> ExitCode {
         highlight_last: args.highlight,
         ..RenderOptions::default()
     };
-    let (game, error) = cli::play_tokens(rules.clone(), &args.moves);
+    let (game, error) = cli::play_tokens(rules, &args.moves);
     if let Some((index, token, e)) = error {
         eprintln!("error: move {} `{token}` is refused: {e}", index + 1);
         return ExitCode::from(3);

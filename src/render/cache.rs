@@ -9,12 +9,12 @@ use color_quant::NeuQuant;
 
 use crate::rules::{Point, column_letter};
 
-use super::compose::{ICON_SIZE, Plain, compose};
+use super::compose::{ICON_SIZE, compose_rgb};
 use super::layout::Layout;
-use super::paint::{Look, RgbBuf, Sprite, coverage, stone_sprite, stone_sprite_at};
+use super::paint::{Canvas, Look, RgbBuf, Sprite, stone_sprite, stone_sprite_at};
 use super::scene::{LineMark, Part, Row, RowMark, Scene};
 use super::text;
-use super::theme::{Colours, Theme};
+use super::theme::{Colours, Rgb, Theme};
 
 /// Palette entries in use; index 255 is left free for the GIF's transparent colour.
 pub(crate) const PALETTE_LEN: usize = 255;
@@ -49,6 +49,19 @@ impl Quantizer {
             }
         }
         Quantizer { palette, lut }
+    }
+
+    /// The palette colour of an index.
+    #[inline]
+    pub fn colour(&self, i: u8) -> Rgb {
+        let i = usize::from(i).min(PALETTE_LEN - 1) * 3;
+        [self.palette[i], self.palette[i + 1], self.palette[i + 2]]
+    }
+
+    /// The palette index for a colour.
+    #[inline]
+    pub fn index_of(&self, c: Rgb) -> u8 {
+        self.index(c[0], c[1], c[2])
     }
 
     /// The palette index for a colour.
@@ -96,21 +109,70 @@ fn make_icons(colours: &Colours) -> Vec<Sprite> {
         .collect()
 }
 
+/// A sprite split for drawing in palette indices: pixels it covers fully have a fixed
+/// index and are copied in runs; only its rim (anti-aliased edge, shadow, translucent parts)
+/// needs blending with the board under it.
+pub(crate) struct FastSprite {
+    /// `(row, first column, start in values, length)` of runs of fully covered pixels.
+    pub runs: Vec<(u8, u8, u16, u8)>,
+    /// Palette indices of the runs, one after the other.
+    pub values: Vec<u8>,
+    /// `(row, column, premultiplied RGBA)` of partly covered pixels.
+    pub rim: Vec<(u8, u8, [u8; 4])>,
+}
+
+impl FastSprite {
+    fn new(sp: &Sprite, quant: &Quantizer) -> FastSprite {
+        let mut runs = Vec::new();
+        let mut values = Vec::new();
+        let mut rim = Vec::new();
+        let s = sp.size as usize;
+        for y in 0..s {
+            let mut run: Option<(u8, u16)> = None;
+            for x in 0..=s {
+                let p = if x < s {
+                    let i = (y * s + x) * 4;
+                    [sp.px[i], sp.px[i + 1], sp.px[i + 2], sp.px[i + 3]]
+                } else {
+                    [0; 4]
+                };
+                if p[3] == 255 {
+                    if run.is_none() {
+                        run = Some((x as u8, values.len() as u16));
+                    }
+                    values.push(quant.index(p[0], p[1], p[2]));
+                    continue;
+                }
+                if let Some((x0, start)) = run.take() {
+                    runs.push((y as u8, x0, start, (x - usize::from(x0)) as u8));
+                }
+                if p[3] > 0 {
+                    rim.push((y as u8, x as u8, p));
+                }
+            }
+        }
+        FastSprite { runs, values, rim }
+    }
+}
+
 /// The board of one size, theme and coordinates setting, with its stone sprites.
 pub(crate) struct Background {
-    pub layout: Layout,
     /// The square board part in RGB.
     pub rgb: RgbBuf,
     /// The same in palette indices (empty while training the palette).
     pub idx: Vec<u8>,
     /// Sprites by `(colour - 1) * 4 + look`.
     sprites: Vec<Sprite>,
+    /// The same, split for the palette (empty while training the palette).
+    fast: Vec<FastSprite>,
 }
 
 impl Background {
     fn build(size: u8, colours: &Colours, coordinates: bool) -> Background {
         let layout = Layout::new(size, coordinates, 2);
         let rgb = board_picture(&layout, colours, coordinates);
+        // Cells are at most 255 pixels wide so that offsets in a cell fit in 16 bits.
+        debug_assert!(layout.cell < 256);
         let sprites = colours
             .stones
             .iter()
@@ -121,10 +183,10 @@ impl Background {
             })
             .collect();
         Background {
-            layout,
             rgb,
             idx: Vec::new(),
             sprites,
+            fast: Vec::new(),
         }
     }
 
@@ -132,6 +194,19 @@ impl Background {
     pub fn sprite(&self, colour: u8, look: Look) -> Option<&Sprite> {
         let c = usize::from(colour).checked_sub(1)?;
         self.sprites.get(c * 4 + look.index())
+    }
+
+    /// The split sprite of a stone colour (1..=4) drawn a given way.
+    pub fn fast_sprite(&self, colour: u8, look: Look) -> Option<&FastSprite> {
+        let c = usize::from(colour).checked_sub(1)?;
+        self.fast.get(c * 4 + look.index())
+    }
+
+    /// The board's colour at pixel number `j` (row-major over the board's width).
+    #[inline]
+    pub fn rgb_at(&self, j: usize) -> Rgb {
+        let p = &self.rgb.px[j * 3..j * 3 + 3];
+        [p[0], p[1], p[2]]
     }
 
     /// Copies the board's pixels under a tile whose top-left pixel is `(x0, y0)`.
@@ -158,6 +233,11 @@ pub(crate) fn background(size: u8, theme: Theme, coordinates: bool) -> Arc<Backg
             .px
             .chunks_exact(3)
             .map(|p| assets.quant.index(p[0], p[1], p[2]))
+            .collect();
+        bg.fast = bg
+            .sprites
+            .iter()
+            .map(|sp| FastSprite::new(sp, &assets.quant))
             .collect();
         Arc::new(bg)
     };
@@ -198,14 +278,20 @@ pub(crate) fn star_points(size: u8) -> Vec<(u8, u8)> {
 fn board_picture(layout: &Layout, colours: &Colours, coordinates: bool) -> RgbBuf {
     let w = layout.width;
     let mut buf = RgbBuf::filled(w, w, colours.wood);
-    // Gentle grain: slow bands across the board, wavering along it; no per-pixel noise.
+    // Straight grain (masame), as on good boards: stripes of uneven width and shade running
+    // top to bottom. Rows repeat, which keeps the PNG small; no per-pixel noise.
+    let shade: Vec<f32> = (0..w)
+        .map(|x| {
+            let x = x as f32;
+            let v = 0.5 * (0.031 * x + 0.8 * (0.0077 * x).sin()).sin()
+                + 0.3 * (0.093 * x + 1.1).sin()
+                + 0.2 * (0.21 * x + 0.4 * (0.05 * x).sin()).sin();
+            v * colours.grain
+        })
+        .collect();
     for y in 0..w {
-        for x in 0..w {
-            let (xf, yf) = (x as f32, y as f32);
-            let band = 0.6 * (0.045 * yf + 1.7 * (0.0047 * xf + 0.9).sin()).sin()
-                + 0.4 * (0.11 * yf + 0.8 * (0.012 * xf).sin()).sin();
-            let v = band * colours.grain;
-            let i = ((y * w + x) * 3) as usize;
+        for (x, v) in shade.iter().enumerate() {
+            let i = ((y * w) as usize + x) * 3;
             for (k, f) in [1.0, 0.85, 0.6].into_iter().enumerate() {
                 buf.px[i + k] = (f32::from(colours.wood[k]) + v * f).clamp(0.0, 255.0) as u8;
             }
@@ -221,7 +307,7 @@ fn board_picture(layout: &Layout, colours: &Colours, coordinates: bool) -> RgbBu
         let (_, y) = layout.point_xy(0, i);
         buf.fill_rect(left - 1, y - 1, right + 1, y + 1, colours.grid);
     }
-    let r = (layout.cell as f32 * 0.1).max(3.5);
+    let r = (layout.cell as f32 * 0.12).clamp(4.0, 6.5);
     for (col, row) in star_points(n) {
         let (x, y) = layout.point_xy(col, row);
         let (x, y) = (x as f32, y as f32);
@@ -240,7 +326,13 @@ fn board_picture(layout: &Layout, colours: &Colours, coordinates: bool) -> RgbBu
             let (x, _) = layout.point_xy(i, 0);
             let t = text::shape(&column_letter(i).to_string(), em);
             for yc in [near, far] {
-                text::draw(&mut buf, &t, x as f32 - t.width / 2.0, yc + cap / 2.0, colours.label);
+                text::draw(
+                    &mut buf,
+                    &t,
+                    x as f32 - t.width / 2.0,
+                    yc + cap / 2.0,
+                    colours.label,
+                );
             }
             let (_, y) = layout.point_xy(0, i);
             let t = text::shape(&(u32::from(i) + 1).to_string(), em);
@@ -250,7 +342,6 @@ fn board_picture(layout: &Layout, colours: &Colours, coordinates: bool) -> RgbBu
             }
         }
     }
-    let _ = coverage;
     buf
 }
 
@@ -319,15 +410,5 @@ fn training_picture(colours: &Colours, icons: &[Sprite]) -> RgbBuf {
         rows,
         status,
     };
-    let mut px = bg.rgb.px.clone();
-    px.resize((layout.width * layout.height() * 3) as usize, 0);
-    let mut sink = Plain {
-        img: RgbBuf {
-            w: layout.width,
-            h: layout.height(),
-            px,
-        },
-    };
-    compose(&scene, &layout, &bg, icons, colours, &mut sink);
-    sink.img
+    compose_rgb(&scene, &layout, &bg, icons, colours)
 }

@@ -1,20 +1,15 @@
-//! Drawing a scene: copy the cached board, redraw only the cells that hold something, draw
-//! the footer, and hand finished pixels to a sink (palette indices, or plain RGB).
+//! Drawing a scene: start from the cached board, redraw only the cells that hold a stone or
+//! a line, then draw the footer. Two outputs: palette indices (the fast path used for every
+//! picture) and plain RGB (used to train the palette, and to check the fast path).
 
 use super::cache::{Background, Quantizer};
 use super::layout::{FOOTER_PAD_TOP, Layout, ROW_H};
-use super::paint::{Look, RgbBuf, Sprite, coverage, segment_distance};
+use super::paint::{Canvas, Look, RgbBuf, Sprite, coverage, segment_distance};
 use super::scene::{LineMark, Part, RowMark, Scene};
 use super::text;
-use super::theme::Colours;
+use super::theme::{Colours, Rgb};
 
-/// Where finished pixels go.
-pub(crate) trait Sink {
-    /// Takes a finished rectangle whose top-left pixel is `(x0, y0)`.
-    fn put(&mut self, x0: u32, y0: u32, tile: &RgbBuf);
-}
-
-/// A picture in palette indices.
+/// A picture in palette indices, painted through its palette.
 pub(crate) struct Indexed<'q> {
     pub width: u32,
     pub height: u32,
@@ -22,105 +17,200 @@ pub(crate) struct Indexed<'q> {
     pub quant: &'q Quantizer,
 }
 
-impl Sink for Indexed<'_> {
-    fn put(&mut self, x0: u32, y0: u32, tile: &RgbBuf) {
-        let w = self.width as usize;
-        for ty in 0..tile.h as usize {
-            let y = y0 as usize + ty;
-            if y >= self.height as usize {
-                break;
+impl Canvas for Indexed<'_> {
+    fn dims(&self) -> (u32, u32) {
+        (self.width, self.height)
+    }
+    #[inline]
+    fn get(&self, x: u32, y: u32) -> Rgb {
+        self.quant
+            .colour(self.idx[y as usize * self.width as usize + x as usize])
+    }
+    #[inline]
+    fn set(&mut self, x: u32, y: u32, c: Rgb) {
+        self.idx[y as usize * self.width as usize + x as usize] =
+            self.quant.index(c[0], c[1], c[2]);
+    }
+}
+
+/// What each cell of the board shows.
+struct Cells {
+    n: usize,
+    stones: Vec<Option<(u8, Look)>>,
+    crossed: Vec<bool>,
+    lines: Vec<LinePx>,
+}
+
+impl Cells {
+    fn of(scene: &Scene, layout: &Layout) -> Cells {
+        let n = usize::from(layout.size);
+        let mut stones = vec![None; n * n];
+        for &(p, colour, look) in &scene.stones {
+            if let Some(c) = stones.get_mut(usize::from(p.row()) * n + usize::from(p.col())) {
+                *c = Some((colour, look));
             }
-            let tw = (tile.w as usize).min(w.saturating_sub(x0 as usize));
-            let row = &mut self.idx[y * w + x0 as usize..y * w + x0 as usize + tw];
-            let src = &tile.px[ty * tile.w as usize * 3..];
-            for (tx, out) in row.iter_mut().enumerate() {
-                *out = self
-                    .quant
-                    .index(src[tx * 3], src[tx * 3 + 1], src[tx * 3 + 2]);
+        }
+        let lines: Vec<LinePx> = scene.lines.iter().map(|l| LinePx::new(l, layout)).collect();
+        let mut crossed = vec![false; n * n];
+        let s = layout.cell as f32;
+        for line in &lines {
+            for row in 0..n {
+                for col in 0..n {
+                    let (x0, y0) = layout.cell_origin(col as u8, row as u8);
+                    if line.touches(x0 as f32, y0 as f32, s) {
+                        crossed[row * n + col] = true;
+                    }
+                }
+            }
+        }
+        Cells {
+            n,
+            stones,
+            crossed,
+            lines,
+        }
+    }
+
+    /// Paints one cell in RGB: the board under it, its stone, the lines over it.
+    fn paint_tile(
+        &self,
+        i: usize,
+        x0: i32,
+        y0: i32,
+        bg: &Background,
+        colours: &Colours,
+        tile: &mut RgbBuf,
+    ) {
+        bg.copy_tile(x0 as u32, y0 as u32, tile);
+        if let Some((colour, look)) = self.stones[i] {
+            if let Some(sp) = bg.sprite(colour, look) {
+                tile.sprite(sp, 0, 0);
+            }
+        }
+        if self.crossed[i] {
+            for line in &self.lines {
+                line.paint(tile, x0, y0, colours);
             }
         }
     }
 }
 
-/// A picture in RGB (for training the palette and for tests).
-pub(crate) struct Plain {
-    pub img: RgbBuf,
-}
-
-impl Sink for Plain {
-    fn put(&mut self, x0: u32, y0: u32, tile: &RgbBuf) {
-        let w = self.img.w as usize;
-        for ty in 0..tile.h as usize {
-            let y = y0 as usize + ty;
-            if y >= self.img.h as usize {
-                break;
-            }
-            let tw = (tile.w as usize).min(w.saturating_sub(x0 as usize));
-            let dst = (y * w + x0 as usize) * 3;
-            let src = ty * tile.w as usize * 3;
-            self.img.px[dst..dst + tw * 3].copy_from_slice(&tile.px[src..src + tw * 3]);
-        }
-    }
-}
-
-/// Draws the scene's board cells and footer into the sink, which already holds the board.
-pub(crate) fn compose(
+/// Draws the whole scene in RGB, the slow and simple way.
+pub(crate) fn compose_rgb(
     scene: &Scene,
     layout: &Layout,
     bg: &Background,
     icons: &[Sprite],
     colours: &Colours,
-    sink: &mut impl Sink,
-) {
-    let n = usize::from(layout.size);
+) -> RgbBuf {
+    let (w, h) = (layout.width, layout.height());
+    let mut img = RgbBuf::filled(w, h, colours.footer);
+    img.px[..bg.rgb.px.len()].copy_from_slice(&bg.rgb.px);
+    let top = layout.width as i32;
+    img.fill_rect(0, top, w as i32, top + 2, colours.footer_rule);
+    let cells = Cells::of(scene, layout);
     let s = layout.cell;
-    // What each cell holds: a stone look, and whether a line crosses it.
-    let mut cells: Vec<Option<(u8, Look)>> = vec![None; n * n];
-    let mut crossed = vec![false; n * n];
-    for &(p, colour, look) in &scene.stones {
-        if let Some(c) = cells.get_mut(usize::from(p.row()) * n + usize::from(p.col())) {
-            *c = Some((colour, look));
+    let mut tile = RgbBuf::filled(s, s, [0; 3]);
+    for i in 0..cells.n * cells.n {
+        if cells.stones[i].is_none() && !cells.crossed[i] {
+            continue;
         }
-    }
-    let lines: Vec<LinePx> = scene.lines.iter().map(|l| LinePx::new(l, layout)).collect();
-    for line in &lines {
-        for row in 0..n {
-            for col in 0..n {
-                let (x0, y0) = layout.cell_origin(col as u8, row as u8);
-                if line.touches(x0 as f32, y0 as f32, s as f32) {
-                    crossed[row * n + col] = true;
-                }
+        let (x0, y0) = layout.cell_origin((i % cells.n) as u8, (i / cells.n) as u8);
+        cells.paint_tile(i, x0, y0, bg, colours, &mut tile);
+        for ty in 0..s {
+            for tx in 0..s {
+                img.set(x0 as u32 + tx, y0 as u32 + ty, tile.get(tx, ty));
             }
         }
     }
-    let mut tile = RgbBuf {
-        w: s,
-        h: s,
-        px: vec![0; (s * s * 3) as usize],
+    let mut footer = Footer {
+        canvas: &mut img,
+        top: layout.width,
     };
-    for row in 0..n {
-        for col in 0..n {
-            let i = row * n + col;
-            if cells[i].is_none() && !crossed[i] {
+    draw_footer(&mut footer, scene, layout, icons, colours);
+    img
+}
+
+/// Draws the scene in palette indices: cells with a stone only touch the stone's rim pixels
+/// (its inside has a fixed index), cells crossed by a line go through RGB.
+pub(crate) fn compose_indexed(
+    scene: &Scene,
+    layout: &Layout,
+    bg: &Background,
+    icons: &[Sprite],
+    colours: &Colours,
+    quant: &Quantizer,
+) -> Vec<u8> {
+    let (w, h) = (layout.width, layout.height());
+    let mut idx = Vec::with_capacity((w * h) as usize);
+    idx.extend_from_slice(&bg.idx);
+    idx.resize((w * h) as usize, quant.index_of(colours.footer));
+    let cells = Cells::of(scene, layout);
+    let s = layout.cell;
+    let mut tile = RgbBuf::filled(s, s, [0; 3]);
+    let wu = w as usize;
+    for i in 0..cells.n * cells.n {
+        let (x0, y0) = layout.cell_origin((i % cells.n) as u8, (i / cells.n) as u8);
+        let base = y0 as usize * wu + x0 as usize;
+        if cells.crossed[i] {
+            cells.paint_tile(i, x0, y0, bg, colours, &mut tile);
+            for ty in 0..s as usize {
+                for tx in 0..s as usize {
+                    let p = &tile.px[(ty * s as usize + tx) * 3..];
+                    idx[base + ty * wu + tx] = quant.index(p[0], p[1], p[2]);
+                }
+            }
+        } else if let Some((colour, look)) = cells.stones[i] {
+            let Some(fast) = bg.fast_sprite(colour, look) else {
                 continue;
+            };
+            for &(ty, tx, start, len) in &fast.runs {
+                let j = base + usize::from(ty) * wu + usize::from(tx);
+                let start = usize::from(start);
+                idx[j..j + usize::from(len)]
+                    .copy_from_slice(&fast.values[start..start + usize::from(len)]);
             }
-            let (x0, y0) = layout.cell_origin(col as u8, row as u8);
-            bg.copy_tile(x0 as u32, y0 as u32, &mut tile);
-            if let Some((colour, look)) = cells[i] {
-                if let Some(sp) = bg.sprite(colour, look) {
-                    sp.draw_on(&mut tile, 0, 0);
-                }
+            for &(ty, tx, p) in &fast.rim {
+                let j = base + usize::from(ty) * wu + usize::from(tx);
+                let c = super::paint::over_premul(bg.rgb_at(j), p);
+                idx[j] = quant.index(c[0], c[1], c[2]);
             }
-            if crossed[i] {
-                for line in &lines {
-                    line.paint(&mut tile, x0, y0, colours);
-                }
-            }
-            sink.put(x0 as u32, y0 as u32, &tile);
         }
     }
-    let footer = draw_footer(scene, layout, icons, colours);
-    sink.put(0, layout.width, &footer);
+    let mut canvas = Indexed {
+        width: w,
+        height: h,
+        idx,
+        quant,
+    };
+    let rule = quant.index_of(colours.footer_rule);
+    let top = (layout.width * w) as usize;
+    canvas.idx[top..top + 2 * wu].fill(rule);
+    let mut footer = Footer {
+        canvas: &mut canvas,
+        top: layout.width,
+    };
+    draw_footer(&mut footer, scene, layout, icons, colours);
+    canvas.idx
+}
+
+/// The footer band of a picture, as a canvas of its own.
+struct Footer<'c, C: Canvas> {
+    canvas: &'c mut C,
+    top: u32,
+}
+
+impl<C: Canvas> Canvas for Footer<'_, C> {
+    fn dims(&self) -> (u32, u32) {
+        let (w, h) = self.canvas.dims();
+        (w, h - self.top)
+    }
+    fn get(&self, x: u32, y: u32) -> Rgb {
+        self.canvas.get(x, y + self.top)
+    }
+    fn set(&mut self, x: u32, y: u32, c: Rgb) {
+        self.canvas.set(x, y + self.top, c);
+    }
 }
 
 /// A line mark in pixels.
@@ -192,19 +282,25 @@ impl LinePx {
 }
 
 /// Size of the footer's stone icons.
-const ICON: u32 = 28;
+pub(crate) const ICON_SIZE: u32 = 28;
 const NAME_EM: f32 = 21.0;
 const SMALL_EM: f32 = 18.0;
 const MARGIN: f32 = 16.0;
 
-fn draw_footer(scene: &Scene, layout: &Layout, icons: &[Sprite], colours: &Colours) -> RgbBuf {
+/// Draws the footer's rows and status line on a canvas already filled with its background.
+fn draw_footer(
+    buf: &mut impl Canvas,
+    scene: &Scene,
+    layout: &Layout,
+    icons: &[Sprite],
+    colours: &Colours,
+) {
     let w = layout.width;
-    let mut buf = RgbBuf::filled(w, layout.footer_h, colours.footer);
-    buf.fill_rect(0, 0, w as i32, 2, colours.footer_rule);
     let row_centre = |i: usize| (FOOTER_PAD_TOP + i as u32 * ROW_H + ROW_H / 2) as f32;
-    let icon = |buf: &mut RgbBuf, colour: u8, x: f32, yc: f32| {
+    let icon = |buf: &mut _, colour: u8, x: f32, yc: f32| {
         if let Some(sp) = icons.get(usize::from(colour).wrapping_sub(1)) {
-            draw_icon(buf, sp, x, yc);
+            let half = (sp.size / 2) as f32;
+            Canvas::sprite(buf, sp, x.round() as i32, (yc - half).round() as i32);
         }
     };
     for (i, row) in scene.rows.iter().enumerate() {
@@ -214,20 +310,21 @@ fn draw_footer(scene: &Scene, layout: &Layout, icons: &[Sprite], colours: &Colou
             RowMark::None => {}
             RowMark::Turn => {
                 let t = text::shape("▶", NAME_EM * 0.85);
-                text::draw(&mut buf, &t, MARGIN, baseline, colours.accent);
+                text::draw(buf, &t, MARGIN, baseline, colours.accent);
             }
             RowMark::Winner => {
                 let t = text::shape("★", NAME_EM);
-                text::draw(&mut buf, &t, MARGIN - 2.0, baseline + 1.0, colours.accent);
+                text::draw(buf, &t, MARGIN - 2.0, baseline + 1.0, colours.accent);
             }
         }
-        icon(&mut buf, row.colour, MARGIN + 26.0, yc);
-        let name_x = MARGIN + 26.0 + ICON as f32 + 10.0;
+        icon(buf, row.colour, MARGIN + 26.0, yc);
+        let name_x = MARGIN + 26.0 + ICON_SIZE as f32 + 10.0;
         let mut right = w as f32 - MARGIN;
         if let Some(c) = &row.captured {
             let t = text::shape(c, SMALL_EM);
             right -= t.width;
-            text::draw(&mut buf, &t, right, yc + text::cap_height(SMALL_EM) / 2.0, colours.muted);
+            let base = yc + text::cap_height(SMALL_EM) / 2.0;
+            text::draw(buf, &t, right, base, colours.muted);
             right -= 20.0;
         }
         let (clean, cut) = if row.placeholder {
@@ -241,7 +338,7 @@ fn draw_footer(scene: &Scene, layout: &Layout, icons: &[Sprite], colours: &Colou
         } else {
             colours.text
         };
-        text::draw(&mut buf, &shaped, name_x, baseline, colour);
+        text::draw(buf, &shaped, name_x, baseline, colour);
     }
     let yc = row_centre(scene.rows.len());
     let baseline = yc + text::cap_height(SMALL_EM) / 2.0;
@@ -250,23 +347,15 @@ fn draw_footer(scene: &Scene, layout: &Layout, icons: &[Sprite], colours: &Colou
     for part in &scene.status {
         match part {
             Part::Stone(c) => {
-                icon(&mut buf, *c, x, yc);
-                x += ICON as f32 + 6.0;
+                icon(buf, *c, x, yc);
+                x += ICON_SIZE as f32 + 6.0;
             }
             Part::Text(t, muted) => {
                 let shaped = text::fit(t, SMALL_EM, (limit - x).max(0.0), false);
                 let colour = if *muted { colours.muted } else { colours.text };
-                text::draw(&mut buf, &shaped, x, baseline, colour);
+                text::draw(buf, &shaped, x, baseline, colour);
                 x += shaped.width + 8.0;
             }
         }
     }
-    buf
 }
-
-fn draw_icon(buf: &mut RgbBuf, sp: &Sprite, x: f32, yc: f32) {
-    let half = (sp.size / 2) as f32;
-    sp.draw_on(buf, x.round() as i32, (yc - half).round() as i32);
-}
-
-pub(crate) const ICON_SIZE: u32 = ICON;

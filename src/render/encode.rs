@@ -13,7 +13,12 @@ pub(crate) const TRANSPARENT: u8 = PALETTE_LEN as u8;
 ///
 /// # Errors
 /// The `png` crate's error, which only bad dimensions or a short buffer can cause.
-pub(crate) fn png(w: u32, h: u32, palette: &[u8], idx: &[u8]) -> Result<Vec<u8>, png::EncodingError> {
+pub(crate) fn png(
+    w: u32,
+    h: u32,
+    palette: &[u8],
+    idx: &[u8],
+) -> Result<Vec<u8>, png::EncodingError> {
     let mut out = Vec::with_capacity(64 * 1024);
     let mut enc = png::Encoder::new(&mut out, w, h);
     enc.set_color(png::ColorType::Indexed);

@@ -75,7 +75,11 @@ mod tests {
         for size in [9, 13, 15, 19] {
             for coords in [true, false] {
                 let l = Layout::new(size, coords, 2);
-                assert!((760..=820).contains(&l.width), "{size} {coords}: {}", l.width);
+                assert!(
+                    (760..=820).contains(&l.width),
+                    "{size} {coords}: {}",
+                    l.width
+                );
                 assert!(l.height() > l.width + 80);
                 // Every cell lies inside the picture.
                 let (x, y) = l.cell_origin(0, size - 1);

@@ -49,7 +49,7 @@ use thiserror::Error;
 
 use crate::rules::{Action, Game, PlayError, Point, RuleSet};
 
-use compose::{Indexed, compose};
+use compose::compose_indexed;
 use layout::Layout;
 use scene::Scene;
 pub use theme::{Theme, UnknownTheme};
@@ -144,21 +144,18 @@ fn draw(scene: &Scene, players: usize, opts: &RenderOptions) -> Picture {
     let assets = cache::theme_assets(theme);
     let bg = cache::background(scene.size, theme, opts.coordinates);
     let layout = Layout::new(scene.size, opts.coordinates, players as u32);
-    let (w, h) = (layout.width, layout.height());
-    let mut idx = Vec::with_capacity((w * h) as usize);
-    idx.extend_from_slice(&bg.idx);
-    idx.resize((w * h) as usize, 0);
-    let mut sink = Indexed {
-        width: w,
-        height: h,
-        idx,
-        quant: &assets.quant,
-    };
-    compose(scene, &layout, &bg, &assets.icons, theme.colours(), &mut sink);
+    let idx = compose_indexed(
+        scene,
+        &layout,
+        &bg,
+        &assets.icons,
+        theme.colours(),
+        &assets.quant,
+    );
     Picture {
-        width: w,
-        height: h,
-        idx: sink.idx,
+        width: layout.width,
+        height: layout.height(),
+        idx,
     }
 }
 
@@ -192,6 +189,13 @@ pub fn render_png_with_tentative(
     to_png(&picture(game, players, opts, Some(tentative)), opts.theme)
 }
 
+/// Encodes 8-bit palette indices as a PNG exactly as [`render_png`] does; public for the
+/// benchmark that compares drawing with encoding alone.
+#[doc(hidden)]
+pub fn encode_indexed_png(width: u32, height: u32, palette: &[u8], indices: &[u8]) -> Vec<u8> {
+    encode::png(width, height, palette, indices).unwrap_or_default()
+}
+
 /// Width and height in pixels of the pictures of a game with these rules.
 pub fn picture_size(rules: &RuleSet, opts: &RenderOptions) -> (u32, u32) {
     let l = Layout::new(rules.size, opts.coordinates, u32::from(rules.players));
@@ -220,7 +224,7 @@ pub fn render_replay_gif(
     opts: &RenderOptions,
 ) -> Result<Vec<u8>, RenderError> {
     // Check the whole record first: no half-drawn replay for a bad record.
-    let mut game = Game::new(rules.clone());
+    let mut game = Game::new(*rules);
     for (index, &action) in actions.iter().enumerate() {
         game.apply(action).map_err(|error| RenderError::Refused {
             index,
@@ -228,12 +232,19 @@ pub fn render_replay_gif(
             error,
         })?;
     }
-    let mut game = Game::new(rules.clone());
+    let mut game = Game::new(*rules);
     let first = picture(&game, players, opts, None);
     let palette = &cache::theme_assets(opts.theme).quant.palette;
     let mut gif = encode::GifWriter::new(first.width, first.height, palette)?;
     let delay = frame_delay(actions.len());
-    gif.frame(first.idx, if actions.is_empty() { REPLAY_HOLD } else { delay })?;
+    gif.frame(
+        first.idx,
+        if actions.is_empty() {
+            REPLAY_HOLD
+        } else {
+            delay
+        },
+    )?;
     for (i, &action) in actions.iter().enumerate() {
         game.apply(action).map_err(|error| RenderError::Refused {
             index: i,

@@ -3,6 +3,107 @@
 
 use super::theme::{Rgb, StoneLook, StoneMark};
 
+/// Something to paint on: pixels that can be read and written as RGB.
+pub(crate) trait Canvas {
+    /// Width and height.
+    fn dims(&self) -> (u32, u32);
+    /// The colour at a pixel inside the canvas.
+    fn get(&self, x: u32, y: u32) -> Rgb;
+    /// Sets a pixel inside the canvas.
+    fn set(&mut self, x: u32, y: u32, c: Rgb);
+
+    /// Blends `c` at coverage `a` (0..=1) into the pixel, ignoring points outside.
+    #[inline]
+    fn blend(&mut self, x: i32, y: i32, c: Rgb, a: f32) {
+        let (w, h) = self.dims();
+        if x < 0 || y < 0 || x >= w as i32 || y >= h as i32 || a <= 0.0 {
+            return;
+        }
+        let (x, y) = (x as u32, y as u32);
+        let mut d = self.get(x, y);
+        blend_px(&mut d, c, a.min(1.0));
+        self.set(x, y, d);
+    }
+
+    /// Paints a shape given by its signed distance function over a pixel box.
+    fn paint_sdf(
+        &mut self,
+        bbox: (f32, f32, f32, f32),
+        c: Rgb,
+        alpha: f32,
+        sdf: impl Fn(f32, f32) -> f32,
+    ) where
+        Self: Sized,
+    {
+        let x0 = bbox.0.floor() as i32 - 1;
+        let y0 = bbox.1.floor() as i32 - 1;
+        let x1 = bbox.2.ceil() as i32 + 1;
+        let y1 = bbox.3.ceil() as i32 + 1;
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let a = coverage(sdf(x as f32 + 0.5, y as f32 + 0.5)) * alpha;
+                self.blend(x, y, c, a);
+            }
+        }
+    }
+
+    /// Draws a premultiplied sprite with its top-left corner at `(x0, y0)`.
+    fn sprite(&mut self, sp: &Sprite, x0: i32, y0: i32)
+    where
+        Self: Sized,
+    {
+        let (w, h) = self.dims();
+        let s = sp.size as i32;
+        for sy in 0..s {
+            let y = y0 + sy;
+            if y < 0 || y >= h as i32 {
+                continue;
+            }
+            for sx in 0..s {
+                let x = x0 + sx;
+                if x < 0 || x >= w as i32 {
+                    continue;
+                }
+                let si = ((sy * s + sx) * 4) as usize;
+                let a = sp.px[si + 3];
+                if a == 0 {
+                    continue;
+                }
+                let under = self.get(x as u32, y as u32);
+                let p = [sp.px[si], sp.px[si + 1], sp.px[si + 2], a];
+                self.set(x as u32, y as u32, over_premul(under, p));
+            }
+        }
+    }
+}
+
+/// A premultiplied RGBA pixel laid over an opaque one.
+#[inline]
+pub(crate) fn over_premul(under: Rgb, p: [u8; 4]) -> Rgb {
+    let inv = 255 - u32::from(p[3]);
+    let mut out = [0; 3];
+    for k in 0..3 {
+        out[k] = (u32::from(p[k]) + (u32::from(under[k]) * inv + 127) / 255).min(255) as u8;
+    }
+    out
+}
+
+impl Canvas for RgbBuf {
+    fn dims(&self) -> (u32, u32) {
+        (self.w, self.h)
+    }
+    #[inline]
+    fn get(&self, x: u32, y: u32) -> Rgb {
+        let i = (y as usize * self.w as usize + x as usize) * 3;
+        [self.px[i], self.px[i + 1], self.px[i + 2]]
+    }
+    #[inline]
+    fn set(&mut self, x: u32, y: u32, c: Rgb) {
+        let i = (y as usize * self.w as usize + x as usize) * 3;
+        self.px[i..i + 3].copy_from_slice(&c);
+    }
+}
+
 /// An opaque RGB image, 3 bytes a pixel, row after row.
 #[derive(Clone, Debug)]
 pub(crate) struct RgbBuf {
@@ -22,16 +123,6 @@ impl RgbBuf {
         RgbBuf { w, h, px }
     }
 
-    /// Blends `c` at coverage `a` (0..=1) into the pixel, ignoring points outside.
-    #[inline]
-    pub fn blend(&mut self, x: i32, y: i32, c: Rgb, a: f32) {
-        if x < 0 || y < 0 || x >= self.w as i32 || y >= self.h as i32 || a <= 0.0 {
-            return;
-        }
-        let i = (y as usize * self.w as usize + x as usize) * 3;
-        blend_px(&mut self.px[i..i + 3], c, a);
-    }
-
     /// Fills a rectangle with a colour, clipped to the buffer.
     pub fn fill_rect(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, c: Rgb) {
         let (x0, x1) = (x0.max(0), x1.min(self.w as i32));
@@ -40,26 +131,6 @@ impl RgbBuf {
             for x in x0..x1 {
                 let i = (y as usize * self.w as usize + x as usize) * 3;
                 self.px[i..i + 3].copy_from_slice(&c);
-            }
-        }
-    }
-
-    /// Paints a shape given by its signed distance function over a pixel box.
-    pub fn paint_sdf(
-        &mut self,
-        bbox: (f32, f32, f32, f32),
-        c: Rgb,
-        alpha: f32,
-        sdf: impl Fn(f32, f32) -> f32,
-    ) {
-        let x0 = bbox.0.floor() as i32 - 1;
-        let y0 = bbox.1.floor() as i32 - 1;
-        let x1 = bbox.2.ceil() as i32 + 1;
-        let y1 = bbox.3.ceil() as i32 + 1;
-        for y in y0..y1 {
-            for x in x0..x1 {
-                let a = coverage(sdf(x as f32 + 0.5, y as f32 + 0.5)) * alpha;
-                self.blend(x, y, c, a);
             }
         }
     }
@@ -72,7 +143,7 @@ pub(crate) fn coverage(d: f32) -> f32 {
 }
 
 #[inline]
-pub(crate) fn blend_px(dst: &mut [u8], c: Rgb, a: f32) {
+pub(crate) fn blend_px(dst: &mut [u8; 3], c: Rgb, a: f32) {
     for k in 0..3 {
         let d = f32::from(dst[k]);
         dst[k] = (d + (f32::from(c[k]) - d) * a + 0.5) as u8;
@@ -90,7 +161,10 @@ pub(crate) fn segment_distance(px: f32, py: f32, a: (f32, f32), b: (f32, f32)) -
         0.0
     };
     let (cx, cy) = (a.0 + t * dx, a.1 + t * dy);
-    (((px - cx).powi(2) + (py - cy).powi(2)).sqrt(), t * len2.sqrt())
+    (
+        ((px - cx).powi(2) + (py - cy).powi(2)).sqrt(),
+        t * len2.sqrt(),
+    )
 }
 
 /// A square premultiplied RGBA image the size of one board cell.
@@ -120,34 +194,6 @@ impl Sprite {
             p[k] = (c[k] * a + f32::from(p[k]) * (1.0 - a) + 0.5) as u8;
         }
         p[3] = (255.0 * a + f32::from(p[3]) * (1.0 - a) + 0.5) as u8;
-    }
-
-    /// Draws the sprite over an RGB buffer with its top-left corner at `(x0, y0)`.
-    pub fn draw_on(&self, buf: &mut RgbBuf, x0: i32, y0: i32) {
-        let s = self.size as i32;
-        for sy in 0..s {
-            let y = y0 + sy;
-            if y < 0 || y >= buf.h as i32 {
-                continue;
-            }
-            for sx in 0..s {
-                let x = x0 + sx;
-                if x < 0 || x >= buf.w as i32 {
-                    continue;
-                }
-                let si = ((sy * s + sx) * 4) as usize;
-                let a = u32::from(self.px[si + 3]);
-                if a == 0 {
-                    continue;
-                }
-                let di = (y as usize * buf.w as usize + x as usize) * 3;
-                let inv = 255 - a;
-                for k in 0..3 {
-                    let d = u32::from(buf.px[di + k]);
-                    buf.px[di + k] = (u32::from(self.px[si + k]) + (d * inv + 127) / 255) as u8;
-                }
-            }
-        }
     }
 }
 
@@ -265,7 +311,7 @@ pub(crate) fn stone_sprite_at(
             };
             sp.over(i, f32rgb(look.mark), mark * 0.9 * body_alpha);
             if kind == Look::Last {
-                let dot = coverage(dist - 0.24 * r);
+                let dot = coverage(dist - 0.3 * r);
                 sp.over(i, f32rgb(look.mark), dot);
             }
             if kind == Look::Ghost {

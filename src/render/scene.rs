@@ -20,7 +20,8 @@ pub(crate) enum RowMark {
 pub(crate) struct Row {
     pub colour: u8,
     pub name: String,
-    /// Whether `name` is a stand-in because the given one was empty.
+    /// Whether `name` is a stand-in because the given one was empty; otherwise `name` is
+    /// the name as given, cleaned when drawn.
     pub placeholder: bool,
     pub captured: Option<String>,
     pub mark: RowMark,
@@ -69,7 +70,17 @@ impl Scene {
         let mut stones: Vec<(Point, u8, Look)> = game
             .stones()
             .into_iter()
-            .map(|(p, c)| (p, c, if Some(p) == last { Look::Last } else { Look::Stone }))
+            .map(|(p, c)| {
+                (
+                    p,
+                    c,
+                    if Some(p) == last {
+                        Look::Last
+                    } else {
+                        Look::Stone
+                    },
+                )
+            })
             .collect();
         for r in game.last_removed() {
             if game.stone_at(r.point).is_none() {
@@ -117,9 +128,9 @@ impl Scene {
                 let seat = game.seat_of_colour(c);
                 let given = players
                     .get(usize::from(seat).wrapping_sub(1))
-                    .map(|s| super::text::sanitize(s).0)
+                    .cloned()
                     .unwrap_or_default();
-                let placeholder = given.is_empty();
+                let placeholder = super::text::sanitize(&given).0.is_empty();
                 let name = if placeholder {
                     format!("{} {seat}", labels.player)
                 } else {
@@ -143,7 +154,10 @@ impl Scene {
             .collect();
 
         let mut status = vec![
-            Part::Text(format!("{} {}", labels.move_word, game.stones_placed()), true),
+            Part::Text(
+                format!("{} {}", labels.move_word, game.stones_placed()),
+                true,
+            ),
             Part::Text("·".to_string(), true),
         ];
         match game.status() {

@@ -6,7 +6,7 @@ use std::sync::{Arc, LazyLock, RwLock};
 
 use ab_glyph::{Font, FontRef, GlyphId, PxScale, point};
 
-use super::paint::{RgbBuf, coverage};
+use super::paint::Canvas;
 use super::theme::Rgb;
 
 static DEJAVU: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
@@ -30,7 +30,10 @@ const GLYPH_CACHE_LIMIT: usize = 4096;
 /// One thing drawn along the baseline.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Piece {
-    Glyph { font: u8, id: u16 },
+    Glyph {
+        font: u8,
+        id: u16,
+    },
     /// A character no bundled font has: drawn as a small box.
     Missing,
 }
@@ -124,7 +127,7 @@ pub(crate) fn fit(text: &str, em: f32, max_width: f32, cut_already: bool) -> Sha
 }
 
 /// Draws shaped text with its baseline starting at `(x, baseline)`.
-pub(crate) fn draw(buf: &mut RgbBuf, shaped: &Shaped, x: f32, baseline: f32, colour: Rgb) {
+pub(crate) fn draw(buf: &mut impl Canvas, shaped: &Shaped, x: f32, baseline: f32, colour: Rgb) {
     for item in &shaped.items {
         let gx = (x + item.x).round() as i32;
         let by = baseline.round() as i32;
@@ -187,11 +190,7 @@ static GLYPHS: LazyLock<RwLock<HashMap<GlyphKey, Arc<Raster>>>> =
 
 fn raster(font: u8, id: u16, em: f32) -> Option<Arc<Raster>> {
     let key = (font, id, (em * 4.0).round() as u16);
-    if let Some(r) = GLYPHS
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(&key)
-    {
+    if let Some(r) = GLYPHS.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return Some(r.clone());
     }
     let f = FONTS.get(usize::from(font))?;
@@ -206,6 +205,21 @@ fn raster(font: u8, id: u16, em: f32) -> Option<Arc<Raster>> {
                     cov[(y * w + x) as usize] = (c.clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
                 }
             });
+            if font == 1 {
+                // The CJK font has no bold face: thicken its strokes by one pixel sideways
+                // so that it sits beside DejaVu Sans Bold without looking faint.
+                let (w, cov) = embolden(w, h, &cov);
+                return cache_raster(
+                    key,
+                    Raster {
+                        left: b.min.x as i32,
+                        top: b.min.y as i32,
+                        w,
+                        h,
+                        cov,
+                    },
+                );
+            }
             Raster {
                 left: b.min.x as i32,
                 top: b.min.y as i32,
@@ -223,6 +237,10 @@ fn raster(font: u8, id: u16, em: f32) -> Option<Arc<Raster>> {
             cov: Vec::new(),
         },
     };
+    cache_raster(key, r)
+}
+
+fn cache_raster(key: GlyphKey, r: Raster) -> Option<Arc<Raster>> {
     let r = Arc::new(r);
     let mut map = GLYPHS.write().unwrap_or_else(|e| e.into_inner());
     if map.len() >= GLYPH_CACHE_LIMIT {
@@ -230,6 +248,27 @@ fn raster(font: u8, id: u16, em: f32) -> Option<Arc<Raster>> {
     }
     map.insert(key, r.clone());
     Some(r)
+}
+
+/// Widens a coverage map by one column: each pixel takes the larger of itself and its left
+/// neighbour.
+fn embolden(w: u32, h: u32, cov: &[u8]) -> (u32, Vec<u8>) {
+    let nw = w + 1;
+    let mut out = vec![0u8; (nw * h) as usize];
+    for y in 0..h as usize {
+        for x in 0..nw as usize {
+            let at = |x: usize| {
+                if x < w as usize {
+                    cov[y * w as usize + x]
+                } else {
+                    0
+                }
+            };
+            let left = if x > 0 { at(x - 1) } else { 0 };
+            out[y * nw as usize + x] = at(x).max(left);
+        }
+    }
+    (nw, out)
 }
 
 fn is_combining(c: char) -> bool {
@@ -420,7 +459,13 @@ fn visual_order(chars: &[char]) -> Vec<char> {
         let before = (0..start).rev().find_map(&dir_of).unwrap_or(base_rtl);
         let after = (i..n).find_map(&dir_of).unwrap_or(base_rtl);
         let level = if before == after {
-            if before { 1 } else if base_rtl { 2 } else { 0 }
+            if before {
+                1
+            } else if base_rtl {
+                2
+            } else {
+                0
+            }
         } else {
             base
         };
@@ -566,8 +611,8 @@ fn join_arabic(chars: &[char]) -> Vec<char> {
             i += 1;
             continue;
         };
-        let joins_prev = joining != Joining::None
-            && neighbour(i, true).is_some_and(|(j, _)| j == Joining::Dual);
+        let joins_prev =
+            joining != Joining::None && neighbour(i, true).is_some_and(|(j, _)| j == Joining::Dual);
         let next = neighbour(i, false);
         if c == '\u{644}' {
             let lig = match chars.get(i + 1) {
@@ -624,7 +669,13 @@ mod tests {
     #[test]
     fn sanitize_keeps_one_character_of_an_emoji_sequence() {
         // family: man ZWJ woman ZWJ girl; thumbs up with a skin tone; a flag
-        assert_eq!(sanitize("\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}").0.chars().count(), 1);
+        assert_eq!(
+            sanitize("\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}")
+                .0
+                .chars()
+                .count(),
+            1
+        );
         assert_eq!(sanitize("\u{1F44D}\u{1F3FD}").0.chars().count(), 1);
         assert_eq!(sanitize("\u{1F1EB}\u{1F1EE}").0.chars().count(), 1);
     }
@@ -655,7 +706,10 @@ mod tests {
         // lam + alef ligature
         assert_eq!(join_arabic(&['\u{644}', '\u{627}']), vec!['\u{FEFB}']);
         // seen medial between two dual-joining letters
-        assert_eq!(join_arabic(&['\u{628}', '\u{633}', '\u{628}'])[1], '\u{FEB4}');
+        assert_eq!(
+            join_arabic(&['\u{628}', '\u{633}', '\u{628}'])[1],
+            '\u{FEB4}'
+        );
     }
 
     #[test]

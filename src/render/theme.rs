@@ -136,7 +136,7 @@ const STONES: [StoneLook; 4] = [
 
 static LIGHT: Colours = Colours {
     wood: [222, 181, 104],
-    grain: 7.0,
+    grain: 6.0,
     grid: [52, 36, 18],
     label: [74, 52, 26],
     footer: [246, 240, 229],
@@ -153,7 +153,7 @@ static LIGHT: Colours = Colours {
 
 static DARK: Colours = Colours {
     wood: [150, 110, 62],
-    grain: 6.0,
+    grain: 5.0,
     grid: [40, 27, 12],
     label: [244, 230, 204],
     footer: [43, 45, 49],

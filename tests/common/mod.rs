@@ -9,7 +9,9 @@ use gomoku_bot::rules::{Action, Game, Point, RuleSet};
 pub fn random_game(rules: RuleSet, stones: usize, seed: u64) -> Game {
     let mut game = Game::new(rules);
     let size = game.size();
-    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     let mut next = move |n: u32| {
         state = state
             .wrapping_mul(6364136223846793005)
@@ -18,7 +20,10 @@ pub fn random_game(rules: RuleSet, stones: usize, seed: u64) -> Game {
     };
     'moves: while game.stones_placed() < stones {
         for _ in 0..400 {
-            let p = match game.stones().get(usize::from(next(250)) % game.stone_count().max(1)) {
+            let p = match game
+                .stones()
+                .get(usize::from(next(250)) % game.stone_count().max(1))
+            {
                 Some(&(anchor, _)) => {
                     let dc = i16::from(next(5)) - 2;
                     let dr = i16::from(next(5)) - 2;
@@ -32,7 +37,7 @@ pub fn random_game(rules: RuleSet, stones: usize, seed: u64) -> Game {
                         Err(_) => continue,
                     }
                 }
-                None => Point::new(next(size as u32), next(size as u32), size).unwrap(),
+                None => Point::centre(size),
             };
             let action = Action::Place(p);
             if !game.is_legal(action) {
