@@ -31,6 +31,40 @@ fn bench(c: &mut Criterion) {
     let info = reader.next_frame(&mut indices).expect("own PNG decodes");
     let (w, h) = (info.width, info.height);
 
+    // The machine is shared, so load drifts between criterion's groups. Alongside them,
+    // measure the two in alternation, pair by pair, and report the medians and the median
+    // of the pairwise ratios.
+    let mut draw_and_encode = Vec::new();
+    let mut encode_alone = Vec::new();
+    let mut ratios = Vec::new();
+    for _ in 0..2000 {
+        let t = std::time::Instant::now();
+        black_box(render::render_png(black_box(&game), &names, &opts));
+        let a = t.elapsed().as_secs_f64();
+        let t = std::time::Instant::now();
+        black_box(render::encode_indexed_png(
+            w,
+            h,
+            black_box(&palette),
+            black_box(&indices),
+        ));
+        let b = t.elapsed().as_secs_f64();
+        draw_and_encode.push(a);
+        encode_alone.push(b);
+        ratios.push(a / b);
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    eprintln!(
+        "paired, 2000 pairs: render+encode median {:.3} ms, encode alone median {:.3} ms, \
+         median ratio {:.3}",
+        median(&mut draw_and_encode) * 1e3,
+        median(&mut encode_alone) * 1e3,
+        median(&mut ratios)
+    );
+
     let mut group = c.benchmark_group("png_19x19");
     group.bench_function("render_png/pente_19x19_90_stones", |b| {
         b.iter(|| render::render_png(black_box(&game), black_box(&names), black_box(&opts)))

@@ -202,13 +202,6 @@ impl Background {
         self.fast.get(c * 4 + look.index())
     }
 
-    /// The board's colour at pixel number `j` (row-major over the board's width).
-    #[inline]
-    pub fn rgb_at(&self, j: usize) -> Rgb {
-        let p = &self.rgb.px[j * 3..j * 3 + 3];
-        [p[0], p[1], p[2]]
-    }
-
     /// Copies the board's pixels under a tile whose top-left pixel is `(x0, y0)`.
     pub fn copy_tile(&self, x0: u32, y0: u32, tile: &mut RgbBuf) {
         let w = self.rgb.w as usize;

@@ -172,7 +172,9 @@ pub(crate) fn compose_indexed(
             }
             for &(ty, tx, p) in &fast.rim {
                 let j = base + usize::from(ty) * wu + usize::from(tx);
-                let c = super::paint::over_premul(bg.rgb_at(j), p);
+                // The board's palette colour here, read from the picture itself (just
+                // copied, so in cache) rather than from the much larger RGB board.
+                let c = super::paint::over_premul(quant.colour(idx[j]), p);
                 idx[j] = quant.index(c[0], c[1], c[2]);
             }
         }

@@ -272,7 +272,6 @@ pub(crate) fn stone_sprite_at(
     };
     let shadow = matches!(kind, Look::Stone | Look::Last);
     let (sx, sy) = (r * 0.07, r * 0.11);
-    let soft = (r * 0.08).max(0.8);
     // Highlight centre and spread; black stones have a tight sheen, the others a broad one.
     let (hx, hy) = (-0.38, -0.42);
     let dark = look.body.iter().map(|&v| u32::from(v)).sum::<u32>() < 150;
@@ -283,7 +282,8 @@ pub(crate) fn stone_sprite_at(
             let (px, py) = (x as f32 + 0.5 - c, y as f32 + 0.5 - c);
             if shadow {
                 let d = ((px - sx).powi(2) + (py - sy).powi(2)).sqrt() - r;
-                let a = (0.5 - d / (2.0 * soft)).clamp(0.0, 1.0) * 0.42;
+                // A crisp shadow: a soft one would triple the pixels that need blending.
+                let a = coverage(d) * 0.4;
                 sp.over(i, [0.0, 0.0, 0.0], a);
             }
             let dist = (px * px + py * py).sqrt();
