@@ -315,6 +315,20 @@ fn hostile_names_never_break_rendering() {
 }
 
 #[test]
+fn boards_the_rules_never_make_still_render() {
+    for size in [2u8, 5, 7, 19] {
+        let mut rules = RuleSet::preset(Preset::Gomoku);
+        rules.size = size;
+        let mut g = Game::new(rules);
+        g.apply(Action::Place(Point::new(0, 0, size).unwrap()))
+            .unwrap();
+        let opts = RenderOptions::default();
+        let img = decode(&render_png(&g, &[], &opts));
+        assert_eq!(img.dimensions(), picture_size(&rules, &opts), "{size}");
+    }
+}
+
+#[test]
 fn rendering_from_many_threads_gives_the_same_picture() {
     let g = common::random_game(RuleSet::preset(Preset::Pente), 50, 9);
     let n = names(&["Ann", "Bo"]);

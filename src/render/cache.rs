@@ -94,17 +94,16 @@ pub(crate) fn theme_assets(theme: Theme) -> &'static ThemeAssets {
 }
 
 fn make_icons(colours: &Colours) -> Vec<Sprite> {
+    let r = ICON_SIZE as f32 * 0.42;
     colours
         .stones
         .iter()
         .map(|look| {
-            stone_sprite_at(
-                ICON_SIZE,
-                ICON_SIZE as f32 * 0.43,
-                look,
-                Look::Stone,
-                colours.cross,
-            )
+            let mut sp = stone_sprite_at(ICON_SIZE, r, look, Look::Stone, colours.cross);
+            if let Some(ring) = colours.icon_ring {
+                sp.underlay_ring(r + 0.6, 0.8, ring);
+            }
+            sp
         })
         .collect()
 }
@@ -171,8 +170,6 @@ impl Background {
     fn build(size: u8, colours: &Colours, coordinates: bool) -> Background {
         let layout = Layout::new(size, coordinates, 2);
         let rgb = board_picture(&layout, colours, coordinates);
-        // Cells are at most 255 pixels wide so that offsets in a cell fit in 16 bits.
-        debug_assert!(layout.cell < 256);
         let sprites = colours
             .stones
             .iter()

@@ -4,7 +4,7 @@
 
 use super::cache::{Background, Quantizer};
 use super::layout::{FOOTER_PAD_TOP, Layout, ROW_H};
-use super::paint::{Canvas, Look, RgbBuf, Sprite, coverage, segment_distance};
+use super::paint::{Canvas, Look, RgbBuf, STONE_RADIUS, Sprite, coverage, segment_distance};
 use super::scene::{LineMark, Part, RowMark, Scene};
 use super::text;
 use super::theme::{Colours, Rgb};
@@ -90,6 +90,16 @@ impl Cells {
         if self.crossed[i] {
             for line in &self.lines {
                 line.paint(tile, x0, y0, colours);
+            }
+            // Keep the last-move dot visible on top of a line through it.
+            if let Some((colour, Look::Last)) = self.stones[i] {
+                if let Some(look) = colours.stones.get(usize::from(colour).wrapping_sub(1)) {
+                    let c = (tile.w / 2) as f32;
+                    let r = 0.3 * STONE_RADIUS * tile.w as f32;
+                    tile.paint_sdf((c - r, c - r, c + r, c + r), look.mark, 1.0, |x, y| {
+                        ((x - c).powi(2) + (y - c).powi(2)).sqrt() - r
+                    });
+                }
             }
         }
     }

@@ -31,7 +31,9 @@ impl Layout {
         let n = u32::from(size.max(2));
         // Room beyond the outer stones' cells: the coordinates, or a wooden border.
         let extra = if coordinates { 32 } else { 10 };
-        let cell = ((TARGET_WIDTH - 2 * extra) / n).max(8);
+        // Tiny boards (which the rules never make) keep cells of at most 120 pixels: sprite
+        // offsets are stored in bytes.
+        let cell = ((TARGET_WIDTH - 2 * extra) / n).clamp(8, 120);
         let pad = cell / 2 + extra;
         let width = 2 * pad + (n - 1) * cell;
         let rows = players + 1;

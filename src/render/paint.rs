@@ -183,6 +183,24 @@ impl Sprite {
         }
     }
 
+    /// Puts a thin ring of radius `r` around the centre under what is already drawn.
+    pub fn underlay_ring(&mut self, r: f32, half_width: f32, c: Rgb) {
+        let centre = (self.size / 2) as f32;
+        for y in 0..self.size {
+            for x in 0..self.size {
+                let (px, py) = (x as f32 + 0.5 - centre, y as f32 + 0.5 - centre);
+                let a = coverage(((px * px + py * py).sqrt() - r).abs() - half_width);
+                let i = ((y * self.size + x) * 4) as usize;
+                let p = &mut self.px[i..i + 4];
+                let keep = 1.0 - f32::from(p[3]) / 255.0;
+                for k in 0..3 {
+                    p[k] = (f32::from(p[k]) + f32::from(c[k]) * a * keep + 0.5).min(255.0) as u8;
+                }
+                p[3] = (f32::from(p[3]) + 255.0 * a * keep + 0.5).min(255.0) as u8;
+            }
+        }
+    }
+
     /// Lays colour `c` with coverage `a` over the sprite.
     #[inline]
     fn over(&mut self, i: usize, c: [f32; 3], a: f32) {

@@ -100,6 +100,8 @@ pub(crate) struct Colours {
     pub line_edge: Rgb,
     pub threat_core: Rgb,
     pub cross: Rgb,
+    /// A thin ring around footer stone icons, so that dark stones stand out on a dark footer.
+    pub icon_ring: Option<Rgb>,
     pub stones: [StoneLook; 4],
 }
 
@@ -148,6 +150,7 @@ static LIGHT: Colours = Colours {
     line_edge: [70, 34, 0],
     threat_core: [255, 120, 40],
     cross: [176, 20, 20],
+    icon_ring: None,
     stones: STONES,
 };
 
@@ -165,5 +168,6 @@ static DARK: Colours = Colours {
     line_edge: [40, 20, 0],
     threat_core: [255, 120, 40],
     cross: [210, 30, 30],
+    icon_ring: Some([120, 122, 130]),
     stones: STONES,
 };
