@@ -398,6 +398,7 @@ fn training_picture(colours: &Colours, icons: &[Sprite]) -> RgbBuf {
         stones,
         lines,
         rows,
+        team_split: Some(2),
         status,
     };
     compose_rgb(&scene, &layout, &bg, icons, colours)

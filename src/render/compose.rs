@@ -352,6 +352,14 @@ fn draw_footer(
         };
         text::draw(buf, &shaped, name_x, baseline, colour);
     }
+    if let Some(split) = scene.team_split {
+        // Between the two teams, a short rule under the names.
+        let y = (FOOTER_PAD_TOP + split as u32 * ROW_H) as i32;
+        let x0 = (MARGIN + 26.0) as i32;
+        for x in x0..w as i32 - MARGIN as i32 {
+            buf.blend(x, y, colours.footer_rule, 1.0);
+        }
+    }
     let yc = row_centre(scene.rows.len());
     let baseline = yc + text::cap_height(SMALL_EM) / 2.0;
     let mut x = MARGIN;

@@ -52,6 +52,8 @@ pub(crate) struct Scene {
     pub stones: Vec<(Point, u8, Look)>,
     pub lines: Vec<LineMark>,
     pub rows: Vec<Row>,
+    /// With teams, the number of rows of the first team: a rule is drawn after them.
+    pub team_split: Option<usize>,
     pub status: Vec<Part>,
 }
 
@@ -181,6 +183,7 @@ impl Scene {
             stones,
             lines,
             rows,
+            team_split: (rules.teams && rules.players == 4).then_some(2),
             status,
         }
     }
