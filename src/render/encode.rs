@@ -4,7 +4,8 @@ use std::borrow::Cow;
 
 use super::cache::PALETTE_LEN;
 
-/// zlib level for PNGs: level 3 keeps a busy 19x19 board near 30 KB at about 1 ms.
+/// zlib level for PNGs: level 3 keeps a 19x19 board with 90 stones near 45 KB in about
+/// 1.4 ms (level 1: 70 KB, level 6: 34 KB but 3 times slower).
 const PNG_LEVEL: u8 = 3;
 /// The GIF palette index never used by a colour: marks unchanged pixels between frames.
 pub(crate) const TRANSPARENT: u8 = PALETTE_LEN as u8;

@@ -14,6 +14,16 @@
 //! let png: Vec<u8> = render_png(&game, &names, &opts);
 //! ```
 //!
+//! # API
+//! - [`render_png`]: one position as a PNG; [`render_png_with_tentative`] adds a translucent
+//!   stone for a move awaiting confirmation.
+//! - [`render_replay_gif`]: a whole game as an animated GIF, one frame per action.
+//! - [`RenderOptions`] (theme, coordinates, last-move highlight, footer [`Labels`]) and
+//!   [`picture_size`] for the dimensions of a game's pictures.
+//!
+//! Names are given by seat (seat 1 first), as the service knows them; each footer row names
+//! the seat that plays its colour, so after a swap the right person stands by each colour.
+//!
 //! # What a picture shows
 //! A square wooden board (grid, star points, coordinates A-T without I along the top and
 //! bottom, 1-N from the bottom along the sides) and below it a footer band, so that the
