@@ -80,7 +80,24 @@ fn usage_error(message: impl std::fmt::Display) -> ExitCode {
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let args = match Args::try_parse() {
+        Ok(a) => a,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                e.exit();
+            }
+            // Bad usage is one line on stderr (DESIGN.md section 3), not clap's full usage.
+            let text = e.to_string();
+            let line: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more"))
+                .filter(|l| !l.is_empty())
+                .collect();
+            return usage_error(line.join(" ").trim_start_matches("error: "));
+        }
+    };
     match args.command {
         Command::Replay { rules, set, moves } => {
             let rules = match cli::rule_set(&rules, &set) {

@@ -492,8 +492,12 @@ fn the_render_command_writes_a_png_and_a_gif() {
 
 #[test]
 fn the_render_command_refuses_bad_usage_and_bad_moves() {
-    let usage: [&[&str]; 4] = [
+    let usage: [&[&str]; 6] = [
         &["render", "--rules", "pente", "--moves", "K10"],
+        &["render", "--moves", "K10", "--out", "x.png"],
+        &[
+            "render", "--rules", "pente", "--colour", "red", "--out", "x.png",
+        ],
         &["render", "--rules", "chess", "--out", "x.png"],
         &[
             "render", "--rules", "pente", "--theme", "pink", "--out", "x.png",
