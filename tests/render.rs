@@ -161,6 +161,23 @@ fn golden_nine_by_nine_tentative_stone() {
 }
 
 #[test]
+fn golden_hostile_names() {
+    let rules = RuleSet::with_options(Preset::Keryo, &["players=4"]).unwrap();
+    let g = common::random_game(rules, 16, 21);
+    let hostile = names(&[
+        "\u{202E}evil\u{202C}\u{7}\n",
+        "مرحبا بالعالم 123",
+        "漢字テスト한국어 and a name far too long for the footer of the picture, really",
+        "😀🎉👨‍👩‍👧‍👦 ok🇫🇮",
+    ]);
+    let opts = RenderOptions {
+        theme: Theme::Dark,
+        ..RenderOptions::default()
+    };
+    check_golden("hostile-names", &render_png(&g, &hostile, &opts));
+}
+
+#[test]
 fn every_size_theme_and_option_has_the_right_dimensions() {
     for size in [9u8, 13, 15, 19] {
         for players in [2u8, 3, 4] {
@@ -440,6 +457,38 @@ fn the_palette_png_of_a_busy_board_is_small() {
     let g = common::random_game(RuleSet::preset(Preset::Pente), 100, 7);
     let png = render_png(&g, &names(&["Ann", "Bo"]), &RenderOptions::default());
     assert!(png.len() <= 80 * 1024, "{} bytes", png.len());
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
+
+    /// Any reachable position with any options renders a PNG of the announced size.
+    #[test]
+    fn any_position_renders_at_the_announced_size(
+        seed in 0u64..1000,
+        size in proptest::sample::select(vec![9u8, 13, 15, 19]),
+        players in 2u8..=4,
+        stones in 0usize..60,
+        dark: bool,
+        coordinates: bool,
+        highlight_last: bool,
+        name in ".{0,40}",
+    ) {
+        let rules = RuleSet::with_options(
+            Preset::Keryo,
+            &[format!("size={size}"), format!("players={players}")],
+        )
+        .unwrap();
+        let g = common::random_game(rules, stones, seed);
+        let opts = RenderOptions {
+            theme: if dark { Theme::Dark } else { Theme::Light },
+            coordinates,
+            highlight_last,
+            labels: Labels::default(),
+        };
+        let png = render_png(&g, &[name.clone(), name], &opts);
+        proptest::prop_assert_eq!(decode(&png).dimensions(), picture_size(&rules, &opts));
+    }
 }
 
 fn bin() -> Command {
