@@ -179,6 +179,7 @@ fn golden_hostile_names() {
 
 #[test]
 fn every_size_theme_and_option_has_the_right_dimensions() {
+    render::warm_up();
     for size in [9u8, 13, 15, 19] {
         for players in [2u8, 3, 4] {
             let rules = RuleSet::with_options(

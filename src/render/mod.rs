@@ -199,6 +199,19 @@ pub fn render_png_with_tentative(
     to_png(&picture(game, players, opts, Some(tentative)), opts.theme)
 }
 
+/// Builds every cache (both themes' palettes, all board sizes with and without coordinates)
+/// so that the first pictures after start-up are as fast as the rest. Optional: caches are
+/// otherwise built on first use.
+pub fn warm_up() {
+    for theme in Theme::ALL {
+        for size in [9, 13, 15, 19] {
+            for coordinates in [true, false] {
+                cache::background(size, theme, coordinates);
+            }
+        }
+    }
+}
+
 /// Encodes 8-bit palette indices as a PNG exactly as [`render_png`] does; public for the
 /// benchmark that compares drawing with encoding alone.
 #[doc(hidden)]
