@@ -6,4 +6,5 @@
 pub mod cli;
 pub mod config;
 pub mod i18n;
+pub mod render;
 pub mod rules;

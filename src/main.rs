@@ -31,6 +31,39 @@ enum Command {
         #[arg(long, default_value = "")]
         moves: String,
     },
+    /// Draws a position as a PNG and/or the whole game as an animated GIF.
+    Render {
+        /// The preset: gomoku, gomoku-standard, pente or keryo.
+        #[arg(long)]
+        rules: String,
+        /// An option as key=value (repeatable), e.g. --set size=13.
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
+        /// The moves, separated by spaces: "K10 L10 take:1".
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// light or dark.
+        #[arg(long, default_value = "light")]
+        theme: String,
+        /// Leave out the coordinates along the edges.
+        #[arg(long)]
+        no_coordinates: bool,
+        /// Do not mark the last move.
+        #[arg(long)]
+        no_highlight: bool,
+        /// Player names by seat, separated by commas: "Ann,Bo".
+        #[arg(long, default_value = "")]
+        names: String,
+        /// Also draw a translucent stone of the mover's colour here (move preview).
+        #[arg(long, value_name = "POINT")]
+        tentative: Option<String>,
+        /// Where to write the PNG of the final position.
+        #[arg(long, value_name = "FILE")]
+        out: Option<std::path::PathBuf>,
+        /// Where to write the animated GIF of the whole game.
+        #[arg(long, value_name = "FILE")]
+        replay: Option<std::path::PathBuf>,
+    },
     /// Prints a rule set in words.
     Rules {
         /// The preset (default: pente).
@@ -47,7 +80,24 @@ fn usage_error(message: impl std::fmt::Display) -> ExitCode {
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let args = match Args::try_parse() {
+        Ok(a) => a,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                e.exit();
+            }
+            // Bad usage is one line on stderr (DESIGN.md section 3), not clap's full usage.
+            let text = e.to_string();
+            let line: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more"))
+                .filter(|l| !l.is_empty())
+                .collect();
+            return usage_error(line.join(" ").trim_start_matches("error: "));
+        }
+    };
     match args.command {
         Command::Replay { rules, set, moves } => {
             let rules = match cli::rule_set(&rules, &set) {
@@ -68,6 +118,29 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
         }
+        Command::Render {
+            rules,
+            set,
+            moves,
+            theme,
+            no_coordinates,
+            no_highlight,
+            names,
+            tentative,
+            out,
+            replay,
+        } => render_command(RenderArgs {
+            rules,
+            set,
+            moves,
+            theme,
+            coordinates: !no_coordinates,
+            highlight: !no_highlight,
+            names,
+            tentative,
+            out,
+            replay,
+        }),
         Command::Rules { preset, set } => {
             match cli::rule_set(preset.as_deref().unwrap_or("pente"), &set) {
                 Ok(r) => {
@@ -79,4 +152,86 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+struct RenderArgs {
+    rules: String,
+    set: Vec<String>,
+    moves: String,
+    theme: String,
+    coordinates: bool,
+    highlight: bool,
+    names: String,
+    tentative: Option<String>,
+    out: Option<std::path::PathBuf>,
+    replay: Option<std::path::PathBuf>,
+}
+
+fn render_command(args: RenderArgs) -> ExitCode {
+    use gomoku_bot::render::{self, RenderOptions};
+    use gomoku_bot::rules::Point;
+
+    if args.out.is_none() && args.replay.is_none() {
+        return usage_error("render needs --out FILE.png, --replay FILE.gif, or both");
+    }
+    let rules = match cli::rule_set(&args.rules, &args.set) {
+        Ok(r) => r,
+        Err(e) => return usage_error(e),
+    };
+    let theme = match args.theme.parse() {
+        Ok(t) => t,
+        Err(e) => return usage_error(e),
+    };
+    let tentative = match args
+        .tentative
+        .as_deref()
+        .map(|t| Point::parse(t, rules.size))
+    {
+        None => None,
+        Some(Ok(p)) => Some(p),
+        Some(Err(e)) => return usage_error(format!("--tentative: {e}")),
+    };
+    let names: Vec<String> = if args.names.is_empty() {
+        Vec::new()
+    } else {
+        args.names
+            .split(',')
+            .map(|n| n.trim().to_string())
+            .collect()
+    };
+    let opts = RenderOptions {
+        theme,
+        coordinates: args.coordinates,
+        highlight_last: args.highlight,
+        ..RenderOptions::default()
+    };
+    let (game, error) = cli::play_tokens(rules, &args.moves);
+    if let Some((index, token, e)) = error {
+        eprintln!("error: move {} `{token}` is refused: {e}", index + 1);
+        return ExitCode::from(3);
+    }
+    if let Some(path) = &args.out {
+        let png = match tentative {
+            Some(p) => render::render_png_with_tentative(&game, &names, &opts, p),
+            None => render::render_png(&game, &names, &opts),
+        };
+        if let Err(e) = std::fs::write(path, png) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return ExitCode::from(1);
+        }
+    }
+    if let Some(path) = &args.replay {
+        let gif = match render::render_replay_gif(&rules, game.record(), &names, &opts) {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        if let Err(e) = std::fs::write(path, gif) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return ExitCode::from(1);
+        }
+    }
+    ExitCode::SUCCESS
 }

@@ -1,0 +1,121 @@
+//! Unit tests of the renderer's internals.
+
+use super::cache::{background, star_points, theme_assets};
+use super::compose::compose_rgb;
+use super::*;
+use crate::rules::{Preset, RuleSet};
+
+fn busy_game() -> Game {
+    let mut game =
+        Game::new(RuleSet::with_options(Preset::Pente, &["extra_time_capture=on"]).unwrap());
+    for t in "K10 M12 O10 A1 L10 A3 M11 A5 N10 A7 M10".split(' ') {
+        game.apply_token(t).unwrap();
+    }
+    assert!(game.threatened_line().is_some());
+    game
+}
+
+#[test]
+fn the_fast_palette_path_matches_the_plain_rgb_drawing() {
+    for theme in Theme::ALL {
+        let game = busy_game();
+        let opts = RenderOptions {
+            theme,
+            ..RenderOptions::default()
+        };
+        let scene = Scene::of_game(
+            &game,
+            &["Ann".into(), "漢字".into()],
+            &opts.labels,
+            true,
+            None,
+        );
+        let fast = draw(&scene, 2, &opts);
+        let layout = Layout::new(19, true, 2);
+        let bg = background(19, theme, true);
+        let assets = theme_assets(theme);
+        let rgb = compose_rgb(&scene, &layout, &bg, &assets.icons, theme.colours());
+        assert_eq!(rgb.px.len(), fast.idx.len() * 3);
+        let mut far = 0;
+        for (i, &v) in fast.idx.iter().enumerate() {
+            let want = &rgb.px[i * 3..i * 3 + 3];
+            let got = assets.quant.colour(v);
+            if want.iter().zip(got).any(|(a, b)| a.abs_diff(b) > 40) {
+                far += 1;
+            }
+        }
+        // Only footer glyph pixels blended twice through the palette may stray a little.
+        assert!(
+            far * 1000 < fast.idx.len(),
+            "{theme:?}: {far} pixels far apart"
+        );
+    }
+}
+
+#[test]
+fn the_palette_keeps_the_theme_colours_close() {
+    for theme in Theme::ALL {
+        let q = &theme_assets(theme).quant;
+        assert_eq!(q.palette.len(), cache::PALETTE_LEN * 3);
+        let c = theme.colours();
+        let mut key = vec![c.wood, c.grid, c.footer, c.text, c.line_core, c.cross];
+        key.extend(c.stones.iter().map(|s| s.body));
+        for colour in key {
+            let got = q.colour(q.index_of(colour));
+            let err: u32 = colour
+                .iter()
+                .zip(got)
+                .map(|(a, b)| u32::from(a.abs_diff(b)))
+                .sum();
+            assert!(err <= 36, "{theme:?}: {colour:?} drawn as {got:?}");
+        }
+    }
+}
+
+#[test]
+fn star_points_follow_the_usual_boards() {
+    assert_eq!(star_points(19).len(), 9);
+    assert_eq!(star_points(15).len(), 5);
+    assert_eq!(star_points(13).len(), 5);
+    assert_eq!(star_points(9).len(), 5);
+    assert!(star_points(9).contains(&(2, 2)));
+    assert!(star_points(19).contains(&(3, 9)));
+}
+
+#[test]
+fn a_swap_names_the_seat_that_plays_each_colour() {
+    let rules = RuleSet::with_options(Preset::Pente, &["opening=swap"]).unwrap();
+    let mut game = Game::new(rules);
+    for t in ["K10", "L10", "K12", "L12", "take:1"] {
+        game.apply_token(t).unwrap();
+    }
+    assert_eq!(game.seat_of_colour(1), 2);
+    let names = ["Ann".to_string(), "Bo".to_string()];
+    let scene = Scene::of_game(&game, &names, &Labels::default(), true, None);
+    assert_eq!(scene.rows[0].name, "Bo", "colour 1 is played by seat 2");
+    assert_eq!(scene.rows[1].name, "Ann");
+}
+
+#[test]
+fn captures_are_counted_in_pairs_or_stones() {
+    let mut pente = Game::new(RuleSet::preset(Preset::Pente));
+    for t in "K10 L10 K13 M10 N10".split(' ') {
+        pente.apply_token(t).unwrap();
+    }
+    let scene = Scene::of_game(&pente, &[], &Labels::default(), true, None);
+    assert_eq!(scene.rows[0].captured.as_deref(), Some("1/5 pairs"));
+    assert_eq!(scene.rows[0].name, "Player 1");
+    assert!(scene.rows[0].placeholder);
+    let ghosts = scene
+        .stones
+        .iter()
+        .filter(|s| s.2 == paint::Look::Ghost)
+        .count();
+    assert_eq!(ghosts, 2);
+    let keryo = Game::new(RuleSet::preset(Preset::Keryo));
+    let scene = Scene::of_game(&keryo, &[], &Labels::default(), true, None);
+    assert_eq!(scene.rows[0].captured.as_deref(), Some("0/15 stones"));
+    let gomoku = Game::new(RuleSet::preset(Preset::Gomoku));
+    let scene = Scene::of_game(&gomoku, &[], &Labels::default(), true, None);
+    assert_eq!(scene.rows[0].captured, None);
+}

@@ -1,0 +1,581 @@
+//! Board pictures: golden images, dimensions of every option combination, hostile names,
+//! the animated replay, and the `render` command.
+//!
+//! Golden images live in `tests/golden/`. After an intended change to the drawing, look at
+//! the new pictures and regenerate them with
+//! `UPDATE_GOLDEN=1 cargo test --test render golden`. On a mismatch the test writes the
+//! picture it got next to the golden one as `NAME.actual.png`.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use gomoku_bot::render::{
+    self, Labels, REPLAY_HOLD, RenderError, RenderOptions, Theme, picture_size, render_png,
+    render_png_with_tentative, render_replay_gif,
+};
+use gomoku_bot::rules::{Action, Game, Point, Preset, RuleSet};
+use image::AnimationDecoder;
+
+fn names(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+fn play(rules: RuleSet, moves: &str) -> Game {
+    let mut g = Game::new(rules);
+    for t in moves.split_whitespace() {
+        g.apply_token(t).unwrap_or_else(|e| panic!("{t}: {e}"));
+    }
+    g
+}
+
+fn decode(png: &[u8]) -> image::RgbImage {
+    image::load_from_memory_with_format(png, image::ImageFormat::Png)
+        .expect("the PNG decodes")
+        .to_rgb8()
+}
+
+/// Compares with `tests/golden/NAME.png`: at most 0.2 % of pixels may differ by more than
+/// 24 levels in a channel (palette training may round differently on other machines).
+fn check_golden(name: &str, png: &[u8]) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let path = dir.join(format!("{name}.png"));
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(&path, png).unwrap();
+        return;
+    }
+    let expected = std::fs::read(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; create it with UPDATE_GOLDEN=1 cargo test --test render",
+            path.display()
+        )
+    });
+    let (want, got) = (decode(&expected), decode(png));
+    let actual = dir.join(format!("{name}.actual.png"));
+    if want.dimensions() != got.dimensions() {
+        std::fs::write(&actual, png).unwrap();
+        panic!(
+            "{name}: size {:?}, golden {:?}; wrote {}",
+            got.dimensions(),
+            want.dimensions(),
+            actual.display()
+        );
+    }
+    let differing = want
+        .pixels()
+        .zip(got.pixels())
+        .filter(|(a, b)| a.0.iter().zip(b.0.iter()).any(|(x, y)| x.abs_diff(*y) > 24))
+        .count();
+    let total = (want.width() * want.height()) as usize;
+    if differing * 500 > total {
+        std::fs::write(&actual, png).unwrap();
+        panic!(
+            "{name}: {differing} of {total} pixels differ from the golden picture; wrote {}",
+            actual.display()
+        );
+    }
+    let _ = std::fs::remove_file(actual);
+}
+
+/// A Pente middle game that ends on a capture (so ghosts show), with earlier captures too.
+fn pente_midgame() -> Game {
+    let long = common::random_game(RuleSet::preset(Preset::Pente), 100, 7);
+    let mut g = Game::new(RuleSet::preset(Preset::Pente));
+    let mut upto = 0;
+    for (i, &a) in long.record().iter().enumerate() {
+        if !g.apply(a).unwrap().removed.is_empty() {
+            upto = i + 1;
+        }
+    }
+    Game::from_record(RuleSet::preset(Preset::Pente), &long.record()[..upto]).unwrap()
+}
+
+#[test]
+fn golden_pente_19_midgame_with_captures() {
+    let g = pente_midgame();
+    assert!(g.captured().iter().sum::<u16>() >= 6, "{:?}", g.captured());
+    assert!(!g.last_removed().is_empty(), "the last move captures");
+    check_golden(
+        "pente-19-midgame",
+        &render_png(&g, &names(&["Ann", "Bo"]), &RenderOptions::default()),
+    );
+}
+
+#[test]
+fn golden_gomoku_15_won_with_the_line() {
+    let g = play(
+        RuleSet::preset(Preset::Gomoku),
+        "H8 A1 J9 A2 K10 A3 L11 A4 M12",
+    );
+    assert_eq!(g.winning_lines().len(), 1);
+    check_golden(
+        "gomoku-15-won",
+        &render_png(&g, &names(&["Émilie", "李小龙"]), &RenderOptions::default()),
+    );
+}
+
+#[test]
+fn golden_four_players_in_teams() {
+    let rules = RuleSet::with_options(Preset::Pente, &["players=4", "teams=on"]).unwrap();
+    let g = common::random_game(rules, 60, 3);
+    assert_eq!(g.stones_placed(), 60);
+    check_golden(
+        "teams-4-players",
+        &render_png(
+            &g,
+            &names(&["Ann", "Bo", "Cy", "Di"]),
+            &RenderOptions::default(),
+        ),
+    );
+}
+
+#[test]
+fn golden_dark_without_coordinates_and_threatened_line() {
+    let rules = RuleSet::with_options(Preset::Pente, &["extra_time_capture=on"]).unwrap();
+    let g = play(rules, "K10 M12 O10 A1 L10 A3 M11 A5 N10 A7 M10");
+    assert!(g.threatened_line().is_some());
+    let opts = RenderOptions {
+        theme: Theme::Dark,
+        coordinates: false,
+        ..RenderOptions::default()
+    };
+    check_golden(
+        "dark-threatened",
+        &render_png(&g, &names(&["Ann", "Bo"]), &opts),
+    );
+}
+
+#[test]
+fn golden_nine_by_nine_tentative_stone() {
+    let rules = RuleSet::with_options(Preset::Gomoku, &["size=9"]).unwrap();
+    let g = play(rules, "E5 D4 F6");
+    let png = render_png_with_tentative(
+        &g,
+        &names(&["Ann", "Bo"]),
+        &RenderOptions::default(),
+        Point::parse("G7", 9).unwrap(),
+    );
+    check_golden("nine-tentative", &png);
+}
+
+#[test]
+fn golden_hostile_names() {
+    let rules = RuleSet::with_options(Preset::Keryo, &["players=4"]).unwrap();
+    let g = common::random_game(rules, 16, 21);
+    let hostile = names(&[
+        "\u{202E}evil\u{202C}\u{7}\n",
+        "مرحبا بالعالم 123",
+        "漢字テスト한국어 and a name far too long for the footer of the picture, really",
+        "😀🎉👨‍👩‍👧‍👦 ok🇫🇮",
+    ]);
+    let opts = RenderOptions {
+        theme: Theme::Dark,
+        ..RenderOptions::default()
+    };
+    check_golden("hostile-names", &render_png(&g, &hostile, &opts));
+}
+
+#[test]
+fn every_size_theme_and_option_has_the_right_dimensions() {
+    render::warm_up();
+    for size in [9u8, 13, 15, 19] {
+        for players in [2u8, 3, 4] {
+            let rules = RuleSet::with_options(
+                Preset::Pente,
+                &[format!("size={size}"), format!("players={players}")],
+            )
+            .unwrap();
+            let g = common::random_game(rules, 12, u64::from(size));
+            for theme in Theme::ALL {
+                for coordinates in [true, false] {
+                    for highlight_last in [true, false] {
+                        let opts = RenderOptions {
+                            theme,
+                            coordinates,
+                            highlight_last,
+                            labels: Labels::default(),
+                        };
+                        let img = decode(&render_png(&g, &names(&["A", "B"]), &opts));
+                        let (w, h) = picture_size(&rules, &opts);
+                        assert_eq!(img.dimensions(), (w, h), "{size} {players} {opts:?}");
+                        assert!((760..=820).contains(&w), "about 800 wide: {w}");
+                        assert!(h > w + 80, "a footer band, never square");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn options_change_the_picture() {
+    let g = play(RuleSet::preset(Preset::Pente), "K10 L10 K13");
+    let n = names(&["Ann", "Bo"]);
+    let base = render_png(&g, &n, &RenderOptions::default());
+    let variants = [
+        RenderOptions {
+            theme: Theme::Dark,
+            ..RenderOptions::default()
+        },
+        RenderOptions {
+            coordinates: false,
+            ..RenderOptions::default()
+        },
+        RenderOptions {
+            highlight_last: false,
+            ..RenderOptions::default()
+        },
+    ];
+    for v in variants {
+        assert_ne!(render_png(&g, &n, &v), base, "{v:?}");
+    }
+}
+
+#[test]
+fn the_last_move_dot_sits_on_the_last_stone() {
+    let rules = RuleSet::with_options(Preset::Gomoku, &["size=9"]).unwrap();
+    let g = play(rules, "E5 D4");
+    let n = names(&["Ann", "Bo"]);
+    let on = decode(&render_png(&g, &n, &RenderOptions::default()));
+    let off = decode(&render_png(
+        &g,
+        &n,
+        &RenderOptions {
+            highlight_last: false,
+            ..RenderOptions::default()
+        },
+    ));
+    let (w, _) = picture_size(&rules, &RenderOptions::default());
+    // The only differences are a small spot on the last stone, D4: left of and below E5,
+    // the centre of the board.
+    let mut changed = Vec::new();
+    for (x, y, p) in on.enumerate_pixels() {
+        if p != off.get_pixel(x, y) {
+            changed.push((x, y));
+        }
+    }
+    assert!(!changed.is_empty());
+    let (x0, x1) = (
+        changed.iter().map(|p| p.0).min().unwrap(),
+        changed.iter().map(|p| p.0).max().unwrap(),
+    );
+    let (y0, y1) = (
+        changed.iter().map(|p| p.1).min().unwrap(),
+        changed.iter().map(|p| p.1).max().unwrap(),
+    );
+    assert!(
+        x1 - x0 < w / 18 && y1 - y0 < w / 18,
+        "{x0}..{x1} {y0}..{y1}"
+    );
+    let (cx, cy) = ((x0 + x1) / 2, (y0 + y1) / 2);
+    let cell = w / 10;
+    assert!(
+        cx + cell / 2 < w / 2 && cx + cell * 3 / 2 > w / 2,
+        "one column left: {cx}"
+    );
+    assert!(
+        cy > w / 2 + cell / 2 && cy < w / 2 + cell * 3 / 2,
+        "one row down: {cy}"
+    );
+}
+
+#[test]
+fn a_tentative_stone_appears_only_where_it_is_playable() {
+    let g = play(RuleSet::preset(Preset::Pente), "K10 L10");
+    let n = names(&["Ann", "Bo"]);
+    let opts = RenderOptions::default();
+    let plain = render_png(&g, &n, &opts);
+    let free = Point::parse("O15", 19).unwrap();
+    assert_ne!(render_png_with_tentative(&g, &n, &opts, free), plain);
+    let taken = Point::parse("L10", 19).unwrap();
+    assert_eq!(render_png_with_tentative(&g, &n, &opts, taken), plain);
+}
+
+#[test]
+fn hostile_names_never_break_rendering() {
+    let long = "W".repeat(200);
+    let zalgo = format!("Z{}", "\u{0336}\u{0301}".repeat(40));
+    let hostile = [
+        "",
+        long.as_str(),
+        "😀🎉👨‍👩‍👧‍👦🏳️‍🌈🇫🇮",
+        "مرحبا بالعالم 123",
+        "שלום (עולם)",
+        "bell\u{7}\u{1b}[31mred\r\nnew\u{0}line",
+        "\u{202E}reversed\u{202C} \u{200B}\u{FEFF}",
+        "漢字テスト한국어",
+        zalgo.as_str(),
+        "\u{10FFFF}\u{E000}\u{FFFD}",
+        "   ",
+    ];
+    let rules = RuleSet::with_options(Preset::Pente, &["players=4"]).unwrap();
+    let g = common::random_game(rules, 20, 5);
+    let opts = RenderOptions::default();
+    let (w, h) = picture_size(&rules, &opts);
+    for pair in hostile.windows(2) {
+        for dark in [false, true] {
+            let opts = RenderOptions {
+                theme: if dark { Theme::Dark } else { Theme::Light },
+                ..RenderOptions::default()
+            };
+            let png = render_png(&g, &names(&[pair[0], pair[1], pair[1], pair[0]]), &opts);
+            assert_eq!(decode(&png).dimensions(), (w, h), "{pair:?}");
+        }
+    }
+    // Fewer names than seats: the missing ones get stand-ins.
+    assert_eq!(decode(&render_png(&g, &[], &opts)).dimensions(), (w, h));
+    // A 200-character name is cut: the picture is the same as for a 300-character one.
+    let n200 = render_png(&g, &names(&[&long, "b", "c", "d"]), &opts);
+    let n300 = render_png(&g, &names(&[&"W".repeat(300), "b", "c", "d"]), &opts);
+    assert_eq!(n200, n300);
+}
+
+#[test]
+fn boards_the_rules_never_make_still_render() {
+    for size in [2u8, 5, 7, 19] {
+        let mut rules = RuleSet::preset(Preset::Gomoku);
+        rules.size = size;
+        let mut g = Game::new(rules);
+        g.apply(Action::Place(Point::new(0, 0, size).unwrap()))
+            .unwrap();
+        let opts = RenderOptions::default();
+        let img = decode(&render_png(&g, &[], &opts));
+        assert_eq!(img.dimensions(), picture_size(&rules, &opts), "{size}");
+    }
+}
+
+#[test]
+fn rendering_from_many_threads_gives_the_same_picture() {
+    let g = common::random_game(RuleSet::preset(Preset::Pente), 50, 9);
+    let n = names(&["Ann", "Bo"]);
+    let opts = RenderOptions::default();
+    let want = render_png(&g, &n, &opts);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4)
+            .map(|_| s.spawn(|| render_png(&g, &n, &opts)))
+            .collect();
+        for h in handles {
+            assert_eq!(h.join().unwrap(), want);
+        }
+    });
+}
+
+#[test]
+fn labels_are_the_callers_words() {
+    let g = play(RuleSet::preset(Preset::Pente), "K10 L10");
+    let n = names(&["Ann", "Bo"]);
+    let es = RenderOptions {
+        labels: Labels {
+            move_word: "Jugada".into(),
+            to_move: "juega".into(),
+            pairs: "parejas".into(),
+            ..Labels::default()
+        },
+        ..RenderOptions::default()
+    };
+    assert_ne!(
+        render_png(&g, &n, &es),
+        render_png(&g, &n, &RenderOptions::default())
+    );
+}
+
+fn gif_frames(gif: &[u8]) -> Vec<image::Frame> {
+    let dec = image::codecs::gif::GifDecoder::new(std::io::Cursor::new(gif)).expect("GIF header");
+    dec.into_frames()
+        .collect_frames()
+        .expect("every frame decodes")
+}
+
+#[test]
+fn the_replay_has_a_frame_per_action_and_holds_the_end() {
+    // The last move captures a pair.
+    let g = play(RuleSet::preset(Preset::Pente), "K10 L10 K13 M10 N10");
+    let n = names(&["Ann", "Bo"]);
+    let opts = RenderOptions::default();
+    let gif = render_replay_gif(g.rules(), g.record(), &n, &opts).unwrap();
+    let frames = gif_frames(&gif);
+    assert_eq!(
+        frames.len(),
+        g.record().len() + 1,
+        "the empty board, then each action"
+    );
+    let (w, h) = picture_size(g.rules(), &opts);
+    assert_eq!(frames[0].buffer().dimensions(), (w, h));
+    let (num, den) = frames.last().unwrap().delay().numer_denom_ms();
+    assert_eq!(num / den, u32::from(REPLAY_HOLD) * 10);
+    let (num, den) = frames[1].delay().numer_denom_ms();
+    assert!(num / den < u32::from(REPLAY_HOLD) * 10);
+    // The final frame shows the final position: it matches the PNG closely.
+    let last = frames.last().unwrap().buffer();
+    let png = decode(&render_png(&g, &n, &opts));
+    let same = last
+        .pixels()
+        .zip(png.pixels())
+        .filter(|(a, b)| a.0[..3] == b.0[..3])
+        .count();
+    assert!(same * 100 >= (w * h) as usize * 99, "{same}");
+}
+
+#[test]
+fn a_long_game_replay_stays_under_8_mb() {
+    let g = common::random_game(RuleSet::preset(Preset::Pente), 400, 11);
+    assert!(g.record().len() > 300, "{}", g.record().len());
+    let gif = render_replay_gif(
+        g.rules(),
+        g.record(),
+        &names(&["Ann", "Bo"]),
+        &RenderOptions::default(),
+    )
+    .unwrap();
+    assert!(gif.len() < 8 * 1024 * 1024, "{} bytes", gif.len());
+    // Decoding every frame of a long game is slow in debug builds; the header and the
+    // frame count are enough here.
+    let mut dec = gif::DecodeOptions::new();
+    dec.set_color_output(gif::ColorOutput::Indexed);
+    let mut reader = dec.read_info(std::io::Cursor::new(&gif)).unwrap();
+    let mut count = 0;
+    while reader.next_frame_info().unwrap().is_some() {
+        count += 1;
+    }
+    assert_eq!(count, g.record().len() + 1);
+}
+
+#[test]
+fn a_refused_action_is_reported_not_drawn() {
+    let rules = RuleSet::preset(Preset::Pente);
+    let k10 = Point::parse("K10", 19).unwrap();
+    let actions = [Action::Place(k10), Action::Place(k10)];
+    match render_replay_gif(&rules, &actions, &[], &RenderOptions::default()) {
+        Err(RenderError::Refused { index: 1, .. }) => {}
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn the_palette_png_of_a_busy_board_is_small() {
+    let g = common::random_game(RuleSet::preset(Preset::Pente), 100, 7);
+    let png = render_png(&g, &names(&["Ann", "Bo"]), &RenderOptions::default());
+    assert!(png.len() <= 80 * 1024, "{} bytes", png.len());
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
+
+    /// Any reachable position with any options renders a PNG of the announced size.
+    #[test]
+    fn any_position_renders_at_the_announced_size(
+        seed in 0u64..1000,
+        size in proptest::sample::select(vec![9u8, 13, 15, 19]),
+        players in 2u8..=4,
+        stones in 0usize..60,
+        dark: bool,
+        coordinates: bool,
+        highlight_last: bool,
+        name in ".{0,40}",
+    ) {
+        let rules = RuleSet::with_options(
+            Preset::Keryo,
+            &[format!("size={size}"), format!("players={players}")],
+        )
+        .unwrap();
+        let g = common::random_game(rules, stones, seed);
+        let opts = RenderOptions {
+            theme: if dark { Theme::Dark } else { Theme::Light },
+            coordinates,
+            highlight_last,
+            labels: Labels::default(),
+        };
+        let png = render_png(&g, &[name.clone(), name], &opts);
+        proptest::prop_assert_eq!(decode(&png).dimensions(), picture_size(&rules, &opts));
+    }
+}
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_gomoku-bot"))
+}
+
+#[test]
+fn the_render_command_writes_a_png_and_a_gif() {
+    let dir = std::env::temp_dir().join(format!("gomoku-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (png, gif) = (dir.join("b.png"), dir.join("b.gif"));
+    let out = bin()
+        .args([
+            "render",
+            "--rules",
+            "pente",
+            "--set",
+            "size=13",
+            "--moves",
+            "G7 H7 G10",
+        ])
+        .args([
+            "--theme",
+            "dark",
+            "--no-coordinates",
+            "--names",
+            "Ann,Bo",
+            "--out",
+        ])
+        .arg(&png)
+        .arg("--replay")
+        .arg(&gif)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let img = decode(&std::fs::read(&png).unwrap());
+    let rules = RuleSet::with_options(Preset::Pente, &["size=13"]).unwrap();
+    let opts = RenderOptions {
+        coordinates: false,
+        ..RenderOptions::default()
+    };
+    assert_eq!(img.dimensions(), picture_size(&rules, &opts));
+    assert_eq!(gif_frames(&std::fs::read(&gif).unwrap()).len(), 4);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_render_command_refuses_bad_usage_and_bad_moves() {
+    let usage: [&[&str]; 6] = [
+        &["render", "--rules", "pente", "--moves", "K10"],
+        &["render", "--moves", "K10", "--out", "x.png"],
+        &[
+            "render", "--rules", "pente", "--colour", "red", "--out", "x.png",
+        ],
+        &["render", "--rules", "chess", "--out", "x.png"],
+        &[
+            "render", "--rules", "pente", "--theme", "pink", "--out", "x.png",
+        ],
+        &[
+            "render", "--rules", "pente", "--set", "size=7", "--out", "x.png",
+        ],
+    ];
+    for args in usage {
+        let out = bin().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
+    let out = bin()
+        .args(["render", "--rules", "pente", "--moves", "K10 K10", "--out"])
+        .arg(std::env::temp_dir().join("never-written.png"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("K10") && err.contains('2'), "{err}");
+}
+
+#[test]
+fn render_is_reexported_for_the_discord_layer() {
+    // The module's public surface used by other layers.
+    let _ = render::Theme::Light;
+    assert_eq!("dark".parse::<Theme>().unwrap(), Theme::Dark);
+    assert!("sepia".parse::<Theme>().is_err());
+}
