@@ -776,11 +776,7 @@ impl Service {
         let seat = loaded
             .seat_of(actor.user.id)
             .ok_or(ServiceError::NotAParticipant)?;
-        let (seat, rename) = (
-            seat.seat,
-            (seat.name.as_deref() != Some(actor.user.name.as_str()))
-                .then(|| (actor.guild, actor.user.clone())),
-        );
+        let (seat, rename) = (seat.seat, renamed(seat, actor));
         match loaded.game.seat_to_act() {
             None => return Err(ServiceError::GameOver),
             Some(s) if s != seat => return Err(ServiceError::NotYourTurn),
@@ -871,8 +867,8 @@ impl Service {
         let loaded = self.active_game(cached, id, actor.guild).await?;
         let seat = loaded
             .seat_of(actor.user.id)
-            .ok_or(ServiceError::NotAParticipant)?
-            .seat;
+            .ok_or(ServiceError::NotAParticipant)?;
+        let (seat, rename) = (seat.seat, renamed(seat, actor));
         let rules = loaded.game.rules();
         let colour = loaded.game.colour_of_seat(seat);
         let side = [Some(colour), rules.teammate(colour)];
@@ -892,7 +888,7 @@ impl Service {
                 winners,
                 reason: ResultReason::Resignation { seat },
             }),
-            rename: None,
+            rename,
         };
         match self.store.append_action(&new).await {
             Ok(()) => {}
@@ -1005,6 +1001,12 @@ impl Service {
             .claim_overdue_games(now, now.plus(lease), limit)
             .await?)
     }
+}
+
+/// The actor's current name, when it differs from the one the game knows.
+fn renamed(seat: &SeatRow, actor: &Actor) -> Option<(GuildId, UserInfo)> {
+    (seat.name.as_deref() != Some(actor.user.name.as_str()))
+        .then(|| (actor.guild, actor.user.clone()))
 }
 
 fn check_time(time: TimeControl) -> Result<(), ServiceError> {
