@@ -5,3 +5,4 @@ mod common;
 mod concurrency;
 mod durability;
 mod flows;
+mod model;
