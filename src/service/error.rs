@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-use crate::rules::PlayError;
+use crate::rules::{PlayError, PointError};
 use crate::store::{ChallengeStatus, GameId, StorageError};
 
 /// Why an action was refused or failed. Nothing changed when one of these is returned.
@@ -25,6 +25,9 @@ pub enum ServiceError {
     /// The rules refuse the action, with the rules core's precise reason.
     #[error("illegal: {0}")]
     Illegal(PlayError),
+    /// The text is not a point of this board (nor `take:1`, `take:2`, `place`).
+    #[error("bad point: {0}")]
+    BadPoint(PointError),
     /// The position is no longer the one the player saw (a stale button, or another
     /// process moved first): look again.
     #[error("the position changed")]

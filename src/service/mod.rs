@@ -190,6 +190,13 @@ fn result_of(status: Status) -> Option<GameResult> {
     }
 }
 
+/// An action, or its text still to be read against the game's board.
+#[derive(Clone, Copy, Debug)]
+enum Input<'a> {
+    Action(Action),
+    Token(&'a str),
+}
+
 type Slot = Arc<tokio::sync::Mutex<Option<Loaded>>>;
 
 /// The game service. Share it (it is `Send + Sync`) behind an `Arc`.
@@ -727,11 +734,39 @@ impl Service {
         action: Action,
         expected_ply: Option<u32>,
     ) -> Result<Played, ServiceError> {
+        self.play_input(actor, game, Input::Action(action), expected_ply)
+            .await
+    }
+
+    /// As [`Service::play`], for an action as typed or put into a button: a point (`K10`,
+    /// `k10`), `take:1`, `take:2` or `place`, read against the game's board size.
+    ///
+    /// # Errors
+    /// As [`Service::play`], and [`ServiceError::BadPoint`] for text that is not an action
+    /// on this board (checked after the turn, so "not your turn" comes first).
+    pub async fn play_token(
+        &self,
+        actor: &Actor,
+        game: Option<GameId>,
+        token: &str,
+        expected_ply: Option<u32>,
+    ) -> Result<Played, ServiceError> {
+        self.play_input(actor, game, Input::Token(token), expected_ply)
+            .await
+    }
+
+    async fn play_input(
+        &self,
+        actor: &Actor,
+        game: Option<GameId>,
+        input: Input<'_>,
+        expected_ply: Option<u32>,
+    ) -> Result<Played, ServiceError> {
         let id = self.resolve_game(actor, game).await?;
         let slot = self.slot(id);
         let mut cached = slot.lock().await;
         let result = self
-            .play_locked(&mut cached, id, actor, action, expected_ply)
+            .play_locked(&mut cached, id, actor, input, expected_ply)
             .await;
         self.settle(id, cached);
         result
@@ -769,7 +804,7 @@ impl Service {
         cached: &mut Option<Loaded>,
         id: GameId,
         actor: &Actor,
-        action: Action,
+        input: Input<'_>,
         expected_ply: Option<u32>,
     ) -> Result<Played, ServiceError> {
         let loaded = self.active_game(cached, id, actor.guild).await?;
@@ -785,6 +820,12 @@ impl Service {
         if expected_ply.is_some_and(|p| p != loaded.meta.ply) {
             return Err(ServiceError::PositionChanged);
         }
+        let action = match input {
+            Input::Action(a) => a,
+            Input::Token(t) => {
+                Action::parse(t, loaded.game.size()).map_err(ServiceError::BadPoint)?
+            }
+        };
         let report = loaded.game.apply(action).map_err(ServiceError::Illegal)?;
         let now = self.now();
         let finished = result_of(report.status);

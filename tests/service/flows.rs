@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use gomoku_bot::rules::{Action, Colours, Opening, Phase, PlayError, Point};
+use gomoku_bot::rules::{Action, Colours, Opening, Phase, PlayError, Point, PointError};
 use gomoku_bot::service::{
     ChallengeId, ChallengeRequest, ChallengeStatus, ChannelId, GameId, GameResult, GameStatus,
     GuildId, GuildSettings, MessageId, Notify, Preferences, ResultReason, ServiceConfig,
@@ -625,6 +625,39 @@ async fn moves_are_checked_for_turn_participation_legality_and_staleness() {
         svc.game(GuildId(GUILD), GameId(999)).await.unwrap_err(),
         ServiceError::NoSuchGame
     );
+}
+
+#[tokio::test]
+async fn moves_as_typed_are_read_against_the_games_board() {
+    let env = Env::new().await;
+    let svc = &env.svc;
+    let (game, first, second) = start_two(svc, "gomoku size=9").await;
+    let id = Some(game.id);
+    assert_eq!(
+        svc.play_token(&second, id, "e5", None).await.unwrap_err(),
+        ServiceError::NotYourTurn,
+        "the turn is checked before the text"
+    );
+    assert_eq!(
+        svc.play_token(&first, id, "K10", None).await.unwrap_err(),
+        ServiceError::BadPoint(PointError::OutOfBounds {
+            text: "K10".into(),
+            size: 9
+        })
+    );
+    assert_eq!(
+        svc.play_token(&first, id, "hello", None).await.unwrap_err(),
+        ServiceError::BadPoint(PointError::Malformed("hello".into()))
+    );
+    assert_eq!(
+        svc.play_token(&first, id, "take:1", None)
+            .await
+            .unwrap_err(),
+        ServiceError::Illegal(PlayError::WrongPhase("a stone is due, not a colour choice"))
+    );
+    let played = svc.play_token(&first, id, " e5 ", Some(0)).await.unwrap();
+    assert_eq!(played.report.action, act("E5", 9));
+    assert_eq!(played.view.ply, 1);
 }
 
 #[tokio::test]
