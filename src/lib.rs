@@ -1,10 +1,13 @@
 //! gomoku-bot: play Gomoku and Pente on Discord.
 //!
 //! Layers, each knowing only the ones below it (DESIGN.md section 1):
-//! `rules` (pure game logic) and the command-line tools built on it.
+//! `rules` (pure game logic) and the command-line tools built on it; `store` (the database)
+//! and `service` (challenges, lobbies, games) above them.
 
 pub mod cli;
 pub mod config;
 pub mod i18n;
 pub mod render;
 pub mod rules;
+pub mod service;
+pub mod store;

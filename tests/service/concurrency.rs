@@ -1,0 +1,274 @@
+//! Many tasks at once: one winner per ply, no lost or duplicated move, no deadlock.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use gomoku_bot::rules::{Action, Point};
+use gomoku_bot::service::{
+    Actor, ChallengeStatus, GameId, GameView, GuildId, ManualClock, Service, ServiceError,
+};
+use rand::{Rng, SeedableRng};
+
+use crate::common::*;
+
+/// What one hammering task saw.
+#[derive(Default)]
+struct Tally {
+    /// `(ply, point)` of every move this task got accepted.
+    won: Vec<(u32, String)>,
+    /// Refusals that mean "someone else was first".
+    lost: usize,
+}
+
+fn random_empty(view: &GameView, rng: &mut impl Rng) -> Point {
+    let empty: Vec<Point> = view
+        .game
+        .points()
+        .filter(|p| view.game.stone_at(*p).is_none())
+        .collect();
+    empty[rng.random_range(0..empty.len())]
+}
+
+/// Plays random moves as `actor` until the game reaches `target` plies or ends.
+/// With `stale_ok`, some attempts carry no expected ply (so a stale point can be occupied).
+async fn hammer(svc: Arc<Service>, actor: Actor, id: GameId, target: u32, seed: u64) -> Tally {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut tally = Tally::default();
+    loop {
+        let view = svc.game(actor.guild, id).await.expect("view");
+        if view.ply >= target || view.is_over() {
+            return tally;
+        }
+        let point = random_empty(&view, &mut rng);
+        let expected = rng.random_bool(0.7).then_some(view.ply);
+        match svc
+            .play(&actor, Some(id), Action::Place(point), expected)
+            .await
+        {
+            Ok(p) => tally.won.push((p.view.ply, point.name())),
+            Err(
+                ServiceError::PositionChanged
+                | ServiceError::NotYourTurn
+                | ServiceError::Illegal(gomoku_bot::rules::PlayError::Occupied(_)),
+            ) => tally.lost += 1,
+            Err(ServiceError::GameOver) => return tally,
+            Err(e) => panic!("unexpected refusal: {e:?}"),
+        }
+        if rng.random_bool(0.3) {
+            tokio::task::yield_now().await;
+        }
+    }
+}
+
+/// Checks the tallies against the log: plies 1..=n each won exactly once, as stored.
+async fn check_log(svc: &Service, id: GameId, tallies: &[Tally]) -> u32 {
+    let mut won: Vec<(u32, String)> = tallies.iter().flat_map(|t| t.won.clone()).collect();
+    won.sort();
+    let n = won.len() as u32;
+    let plies: Vec<u32> = won.iter().map(|w| w.0).collect();
+    assert_eq!(
+        plies,
+        (1..=n).collect::<Vec<_>>(),
+        "each ply won exactly once"
+    );
+    let stored = svc.store().load_game(id).await.unwrap().unwrap();
+    let log: Vec<(u32, String)> = stored
+        .actions
+        .iter()
+        .map(|a| (a.ply, a.token.clone()))
+        .collect();
+    assert_eq!(log, won, "the log holds exactly the acknowledged moves");
+    assert_eq!(stored.meta.ply, n);
+    n
+}
+
+fn runtime_timeout() -> Duration {
+    Duration::from_secs(120)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn many_tasks_on_one_game_win_each_ply_exactly_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("one.db");
+    let svc = Arc::new(open_service(&path, config(), Arc::new(ManualClock::new(T0))).await);
+    let (game, first, second) = start_two(&svc, "gomoku size=19").await;
+    let mut tasks = Vec::new();
+    for k in 0..24u64 {
+        let actor = if k % 2 == 0 {
+            first.clone()
+        } else {
+            second.clone()
+        };
+        tasks.push(tokio::spawn(hammer(svc.clone(), actor, game.id, 60, k)));
+    }
+    let tallies = tokio::time::timeout(runtime_timeout(), async {
+        let mut out = Vec::new();
+        for t in tasks {
+            out.push(t.await.unwrap());
+        }
+        out
+    })
+    .await
+    .expect("no deadlock");
+    let n = check_log(&svc, game.id, &tallies).await;
+    assert!(n >= 9, "the game went on ({n} plies)");
+    assert!(
+        tallies.iter().map(|t| t.lost).sum::<usize>() > 0,
+        "there was contention"
+    );
+    let view = svc.game(GuildId(GUILD), game.id).await.unwrap();
+    assert_eq!(view.ply, n);
+    svc.store().check_integrity().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_services_on_one_file_never_both_append_a_ply() {
+    // Two services stand for two processes: separate pools, locks and caches. Only the
+    // move log's unique (game, ply) key keeps them apart.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two.db");
+    let clock = Arc::new(ManualClock::new(T0));
+    let a = Arc::new(open_service(&path, config(), clock.clone()).await);
+    let b = Arc::new(open_service(&path, config(), clock).await);
+    let (game, first, second) = start_two(&a, "gomoku size=19").await;
+    let mut tasks = Vec::new();
+    for k in 0..16u64 {
+        let svc = if k % 4 < 2 { a.clone() } else { b.clone() };
+        let actor = if k % 2 == 0 {
+            first.clone()
+        } else {
+            second.clone()
+        };
+        tasks.push(tokio::spawn(hammer(svc, actor, game.id, 40, 100 + k)));
+    }
+    let tallies = tokio::time::timeout(runtime_timeout(), async {
+        let mut out = Vec::new();
+        for t in tasks {
+            out.push(t.await.unwrap());
+        }
+        out
+    })
+    .await
+    .expect("no deadlock");
+    let n = check_log(&a, game.id, &tallies).await;
+    assert!(n >= 9);
+    // Both services agree on the committed position.
+    let va = a.game(GuildId(GUILD), game.id).await.unwrap();
+    let vb = b.game(GuildId(GUILD), game.id).await.unwrap();
+    assert_eq!(va.game, vb.game);
+    assert_eq!(va.ply, n);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn many_games_run_in_parallel_without_losing_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("many.db");
+    let svc = Arc::new(open_service(&path, config(), Arc::new(ManualClock::new(T0))).await);
+    let mut games = Vec::new();
+    for k in 0..20u64 {
+        let a = user(1000 + 2 * k, "A");
+        let b = user(1001 + 2 * k, "B");
+        games.push(start_pair(&svc, a, b, "gomoku size=19").await);
+    }
+    let mut tasks = Vec::new();
+    for (k, (game, first, second)) in games.iter().enumerate() {
+        for (j, actor) in [first, second].into_iter().enumerate() {
+            let seed = (k * 2 + j) as u64;
+            tasks.push((
+                game.id,
+                tokio::spawn(hammer(svc.clone(), actor.clone(), game.id, 16, seed)),
+            ));
+        }
+    }
+    let results = tokio::time::timeout(runtime_timeout(), async {
+        let mut out = Vec::new();
+        for (id, t) in tasks {
+            out.push((id, t.await.unwrap()));
+        }
+        out
+    })
+    .await
+    .expect("no deadlock");
+    let mut total = 0;
+    for (game, _, _) in &games {
+        let tallies: Vec<Tally> = results
+            .iter()
+            .filter(|(id, _)| *id == game.id)
+            .map(|(_, t)| Tally {
+                won: t.won.clone(),
+                lost: t.lost,
+            })
+            .collect();
+        total += check_log(&svc, game.id, &tallies).await;
+    }
+    assert!(total >= 20 * 9);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn simultaneous_joiners_fill_a_lobby_exactly_and_start_one_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lobby.db");
+    let svc = Arc::new(open_service(&path, config(), Arc::new(ManualClock::new(T0))).await);
+    let lobby = svc
+        .challenge(&at(alice()), request(None, "pente players=4"))
+        .await
+        .unwrap();
+    let mut tasks = Vec::new();
+    for k in 0..12u64 {
+        let svc = svc.clone();
+        tasks.push(tokio::spawn(async move {
+            svc.accept(&at(user(200 + k, "J")), lobby.id).await
+        }));
+    }
+    let mut joined = 0;
+    let mut started = HashSet::new();
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(a) => {
+                joined += 1;
+                if let Some(g) = a.game {
+                    started.insert(g.id);
+                }
+            }
+            Err(
+                ServiceError::LobbyFull | ServiceError::ChallengeClosed(ChallengeStatus::Accepted),
+            ) => {}
+            Err(e) => panic!("unexpected refusal: {e:?}"),
+        }
+    }
+    assert_eq!(joined, 3);
+    assert_eq!(started.len(), 1);
+    let c = svc.challenge_info(GuildId(GUILD), lobby.id).await.unwrap();
+    assert_eq!(c.members.len(), 4);
+    assert_eq!(c.status, ChallengeStatus::Accepted);
+    let game = svc
+        .game(GuildId(GUILD), *started.iter().next().unwrap())
+        .await
+        .unwrap();
+    let seated: HashSet<_> = game.seats.iter().map(|s| s.user).collect();
+    let members: HashSet<_> = c.members.iter().copied().collect();
+    assert_eq!(seated, members);
+
+    // An open two-player challenge is taken by exactly one of many.
+    let open = svc
+        .challenge(&at(bob()), request(None, "gomoku"))
+        .await
+        .unwrap();
+    let mut tasks = Vec::new();
+    for k in 0..10u64 {
+        let svc = svc.clone();
+        tasks.push(tokio::spawn(async move {
+            svc.accept(&at(user(300 + k, "K")), open.id).await
+        }));
+    }
+    let mut games = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(a) => games += usize::from(a.game.is_some()),
+            Err(ServiceError::ChallengeClosed(ChallengeStatus::Accepted)) => {}
+            Err(e) => panic!("unexpected refusal: {e:?}"),
+        }
+    }
+    assert_eq!(games, 1);
+}

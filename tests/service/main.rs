@@ -1,0 +1,8 @@
+//! The game service and its SQLite store, tested through the public API on real database
+//! files in temporary directories (no mocks).
+
+mod common;
+mod concurrency;
+mod durability;
+mod flows;
+mod model;
