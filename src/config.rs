@@ -199,13 +199,13 @@ impl Config {
         if self.discord.token.is_empty() {
             return Err(ConfigError::MissingToken);
         }
-        if let Some(url) = &self.discord.api_url {
-            if !(url.starts_with("http://") || url.starts_with("https://")) {
-                return Err(ConfigError::Invalid {
-                    key: "discord.api_url",
-                    why: "must start with http:// or https://".to_string(),
-                });
-            }
+        if let Some(url) = &self.discord.api_url
+            && !(url.starts_with("http://") || url.starts_with("https://"))
+        {
+            return Err(ConfigError::Invalid {
+                key: "discord.api_url",
+                why: "must start with http:// or https://".to_string(),
+            });
         }
         if self.game.challenge_expiry_hours == 0 || self.game.challenge_expiry_hours > 24 * 30 {
             return Err(ConfigError::Invalid {

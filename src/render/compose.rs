@@ -82,24 +82,24 @@ impl Cells {
         tile: &mut RgbBuf,
     ) {
         bg.copy_tile(x0 as u32, y0 as u32, tile);
-        if let Some((colour, look)) = self.stones[i] {
-            if let Some(sp) = bg.sprite(colour, look) {
-                tile.sprite(sp, 0, 0);
-            }
+        if let Some((colour, look)) = self.stones[i]
+            && let Some(sp) = bg.sprite(colour, look)
+        {
+            tile.sprite(sp, 0, 0);
         }
         if self.crossed[i] {
             for line in &self.lines {
                 line.paint(tile, x0, y0, colours);
             }
             // Keep the last-move dot visible on top of a line through it.
-            if let Some((colour, Look::Last)) = self.stones[i] {
-                if let Some(look) = colours.stones.get(usize::from(colour).wrapping_sub(1)) {
-                    let c = (tile.w / 2) as f32;
-                    let r = 0.3 * STONE_RADIUS * tile.w as f32;
-                    tile.paint_sdf((c - r, c - r, c + r, c + r), look.mark, 1.0, |x, y| {
-                        ((x - c).powi(2) + (y - c).powi(2)).sqrt() - r
-                    });
-                }
+            if let Some((colour, Look::Last)) = self.stones[i]
+                && let Some(look) = colours.stones.get(usize::from(colour).wrapping_sub(1))
+            {
+                let c = (tile.w / 2) as f32;
+                let r = 0.3 * STONE_RADIUS * tile.w as f32;
+                tile.paint_sdf((c - r, c - r, c + r, c + r), look.mark, 1.0, |x, y| {
+                    ((x - c).powi(2) + (y - c).powi(2)).sqrt() - r
+                });
             }
         }
     }

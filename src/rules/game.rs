@@ -975,10 +975,10 @@ impl Game {
             }
         }
         let mut pending_winner = Colours::EMPTY;
-        if let Some(line) = self.state.pending.take() {
-            if self.line_stands(line) {
-                pending_winner.insert(line.colour);
-            }
+        if let Some(line) = self.state.pending.take()
+            && self.line_stands(line)
+        {
+            pending_winner.insert(line.colour);
         }
         let mut winners = Colours(line_winners.0 | capture_winners.0 | pending_winner.0);
         if winners.is_empty() {

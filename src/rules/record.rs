@@ -242,10 +242,11 @@ impl GameRecord {
         let mut result_token = None;
         let body = strip_braced_comments(&body);
         for token in body.split_whitespace() {
-            if let Some(num) = token.strip_suffix('.') {
-                if num.chars().all(|c| c.is_ascii_digit()) && !num.is_empty() {
-                    continue;
-                }
+            if let Some(num) = token.strip_suffix('.')
+                && num.chars().all(|c| c.is_ascii_digit())
+                && !num.is_empty()
+            {
+                continue;
             }
             if ["1-0", "0-1", "1/2-1/2", "*"].contains(&token) {
                 result_token = Some(token);
@@ -358,10 +359,10 @@ impl GameRecord {
         let nodes = parse_sgf_main_line(text).map_err(|w| syntax(&w))?;
         let root = nodes.first().ok_or_else(|| syntax("no node"))?;
         let get = |k: &str| root.iter().find(|(pk, _)| pk == k).map(|(_, v)| v.as_str());
-        if let Some(gm) = get("GM") {
-            if gm.trim() != "4" {
-                return Err(syntax("GM is not 4 (five in a row)"));
-            }
+        if let Some(gm) = get("GM")
+            && gm.trim() != "4"
+        {
+            return Err(syntax("GM is not 4 (five in a row)"));
         }
         let size: u8 = match get("SZ") {
             Some(sz) => sz

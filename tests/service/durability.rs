@@ -449,10 +449,10 @@ fn a_killed_process_loses_no_committed_move() {
         let reader = std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
-                if let Some(r) = parse_report(&line) {
-                    if tx.send(r).is_err() {
-                        break;
-                    }
+                if let Some(r) = parse_report(&line)
+                    && tx.send(r).is_err()
+                {
+                    break;
                 }
             }
         });

@@ -580,14 +580,13 @@ fn check_options(
             OptionValue::Number(n) => Some(*n),
             _ => None,
         };
-        if let Some(n) = number {
-            if def["min_value"].as_f64().is_some_and(|min| n < min)
-                || def["max_value"].as_f64().is_some_and(|max| n > max)
-            {
-                return fail(format!(
-                    "option {option:?} = {n} is outside the registered range"
-                ));
-            }
+        if let Some(n) = number
+            && (def["min_value"].as_f64().is_some_and(|min| n < min)
+                || def["max_value"].as_f64().is_some_and(|max| n > max))
+        {
+            return fail(format!(
+                "option {option:?} = {n} is outside the registered range"
+            ));
         }
         if let OptionValue::String(s) = value {
             let len = s.chars().count() as u64;
