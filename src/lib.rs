@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod discord;
 pub mod i18n;
 pub mod render;
 pub mod rules;

@@ -1,4 +1,4 @@
-//! The `gomoku-bot` binary: command-line tools (and, later, the bot).
+//! The `gomoku-bot` binary: the Discord bot (`run`, the default) and command-line tools.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -13,12 +13,20 @@ use gomoku_bot::cli;
     about = "Gomoku and Pente: rules tools and the Discord bot"
 )]
 struct Args {
+    /// What to do; without a command the bot runs.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Runs the Discord bot (the default): SQLite by default, migrations applied at start,
+    /// token from DISCORD_TOKEN or the configuration file.
+    Run {
+        /// The configuration file (optional; see config.example.toml).
+        #[arg(long, default_value = "config.toml", value_name = "FILE")]
+        config: std::path::PathBuf,
+    },
     /// Replays a move list and prints the resulting position as one JSON object.
     Replay {
         /// The preset: gomoku, gomoku-standard, pente or keryo.
@@ -98,7 +106,11 @@ fn main() -> ExitCode {
             return usage_error(line.join(" ").trim_start_matches("error: "));
         }
     };
-    match args.command {
+    let command = args.command.unwrap_or(Command::Run {
+        config: std::path::PathBuf::from("config.toml"),
+    });
+    match command {
+        Command::Run { config } => run_bot(&config),
         Command::Replay { rules, set, moves } => {
             let rules = match cli::rule_set(&rules, &set) {
                 Ok(r) => r,
@@ -150,6 +162,35 @@ fn main() -> ExitCode {
                 }
                 Err(e) => usage_error(e),
             }
+        }
+    }
+}
+
+/// Loads the configuration, sets up logging and runs the bot until it stops.
+fn run_bot(path: &std::path::Path) -> ExitCode {
+    let config = match gomoku_bot::config::Config::load(path, |k| std::env::var(k).ok()) {
+        Ok(c) => c,
+        Err(e) => return usage_error(e),
+    };
+    let filter = std::env::var("RUST_LOG").unwrap_or_else(|_| config.log.filter.clone());
+    let filter = tracing_subscriber::EnvFilter::try_new(&filter)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    tracing_subscriber::fmt().with_env_filter(filter).init();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    match runtime.block_on(gomoku_bot::discord::run(config)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!(%e, "the bot stopped");
+            ExitCode::from(1)
         }
     }
 }

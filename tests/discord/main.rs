@@ -5,6 +5,8 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod bot;
 mod fixtures;
 mod harness;
+mod scenarios;
 mod smoke;

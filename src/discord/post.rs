@@ -1,0 +1,526 @@
+//! Posting: board messages, challenge messages, and where they go (the interaction's answer,
+//! the game's thread, or the channel when a thread cannot be had).
+
+use poise::CreateReply;
+use poise::serenity_prelude as serenity;
+use serenity::{
+    CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateInteractionResponse,
+    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
+    CreateThread, EditMessage,
+};
+use tracing::warn;
+
+use super::buttons;
+use super::text::{self, board_caption};
+use super::{Context, Data, Error};
+use crate::i18n::{I18n, Lang};
+use crate::render;
+use crate::rules::{Action, Game, Point};
+use crate::service::{
+    Challenge, ChannelId, GameStatus, GameView, Notify, Preferences, Service, ServiceError, UserId,
+};
+
+/// Where an interaction came from.
+#[derive(Clone, Debug)]
+pub struct Origin {
+    /// Its channel.
+    pub channel: ChannelId,
+    /// The guild's Discord locale.
+    pub guild_locale: Option<String>,
+    /// The largest file the answer may carry.
+    pub attachment_size_limit: u32,
+}
+
+/// A message about to be sent anywhere (answer, follow-up, channel message).
+pub struct Outgoing {
+    /// The text.
+    pub content: String,
+    /// The board picture, if it fits.
+    pub png: Option<Vec<u8>>,
+    /// Buttons.
+    pub components: Vec<CreateActionRow>,
+    /// Who may be pinged.
+    pub mentions: CreateAllowedMentions,
+}
+
+impl Outgoing {
+    fn attachment(&self, name: &str) -> Option<CreateAttachment> {
+        self.png
+            .as_ref()
+            .map(|p| CreateAttachment::bytes(p.clone(), name.to_string()))
+    }
+
+    /// As a poise reply.
+    pub fn reply(self) -> CreateReply {
+        let file = self.attachment("board.png");
+        let mut r = CreateReply::default()
+            .content(self.content)
+            .components(self.components)
+            .allowed_mentions(self.mentions);
+        if let Some(f) = file {
+            r = r.attachment(f);
+        }
+        r
+    }
+
+    /// As a channel message.
+    pub fn message(self) -> CreateMessage {
+        let file = self.attachment("board.png");
+        let mut m = CreateMessage::new()
+            .content(self.content)
+            .components(self.components)
+            .allowed_mentions(self.mentions);
+        if let Some(f) = file {
+            m = m.add_file(f);
+        }
+        m
+    }
+
+    /// As an interaction follow-up.
+    pub fn followup(self) -> CreateInteractionResponseFollowup {
+        let file = self.attachment("board.png");
+        let mut m = CreateInteractionResponseFollowup::new()
+            .content(self.content)
+            .components(self.components)
+            .allowed_mentions(self.mentions);
+        if let Some(f) = file {
+            m = m.add_file(f);
+        }
+        m
+    }
+}
+
+/// Who answers: a slash command, or a clicked button (whose message becomes `update`).
+pub enum Responder<'a> {
+    /// A slash command.
+    Command(Context<'a>),
+    /// A button click; the clicked message is replaced by `update` before anything else.
+    Component {
+        /// The click.
+        click: &'a serenity::ComponentInteraction,
+        /// What the clicked message becomes.
+        update: CreateInteractionResponseMessage,
+    },
+}
+
+/// Discord's JSON error code of a failed request, if it was one.
+pub fn discord_code(e: &serenity::Error) -> Option<isize> {
+    match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => Some(r.error.code),
+        _ => None,
+    }
+}
+
+/// The words for a failed post into `channel`.
+pub fn post_failure_text(
+    i18n: &I18n,
+    lang: Lang,
+    channel: ChannelId,
+    e: &serenity::Error,
+) -> String {
+    let place = format!("<#{}>", channel.0);
+    match discord_code(e) {
+        Some(50013 | 50001) => i18n.tr(lang, "err-missing-permissions", &[("place", place.into())]),
+        _ => i18n.tr(lang, "err-post-failed", &[("place", place.into())]),
+    }
+}
+
+/// Renders a board for a viewer, falling back to text only when the picture is too big.
+fn picture(
+    data: &Data,
+    lang: Lang,
+    view: &GameView,
+    prefs: &Preferences,
+    tentative: Option<Point>,
+    limit: u32,
+) -> Option<Vec<u8>> {
+    let names: Vec<String> = view.seats.iter().map(|s| s.name.clone()).collect();
+    let opts = text::render_options(&data.i18n, lang, prefs);
+    let png = match tentative {
+        Some(p) => render::render_png_with_tentative(&view.game, &names, &opts, p),
+        None => render::render_png(&view.game, &names, &opts),
+    };
+    (png.len() as u64 <= u64::from(limit)).then_some(png)
+}
+
+/// A board message: caption (with `lead` first), picture, and colour-choice buttons when due.
+pub fn board_message(
+    data: &Data,
+    lang: Lang,
+    view: &GameView,
+    prefs: &Preferences,
+    lead: Option<String>,
+    ping: bool,
+    limit: u32,
+) -> Outgoing {
+    let mut content = String::new();
+    if let Some(l) = lead {
+        content.push_str(&l);
+        content.push('\n');
+    }
+    content.push_str(&board_caption(&data.i18n, lang, view, ping));
+    let png = picture(data, lang, view, prefs, None, limit);
+    if png.is_none() {
+        content.push('\n');
+        content.push_str(&data.i18n.get(lang, "board-too-large"));
+    }
+    let mut mentions = CreateAllowedMentions::new();
+    if ping && let Some(seat) = view.to_act() {
+        mentions = mentions.users(vec![serenity::UserId::new(seat.user.0.max(1))]);
+    }
+    Outgoing {
+        content: text::clip(content),
+        png,
+        components: buttons::choice_buttons(&data.i18n, lang, view),
+        mentions,
+    }
+}
+
+/// The private preview of a move awaiting confirmation.
+pub fn confirmation(
+    data: &Data,
+    lang: Lang,
+    view: &GameView,
+    prefs: &Preferences,
+    point: Point,
+    limit: u32,
+) -> Outgoing {
+    let content = data.i18n.tr(
+        lang,
+        "confirm-move",
+        &[("point", point.name().into()), ("id", view.id.0.into())],
+    );
+    Outgoing {
+        content,
+        png: picture(data, lang, view, prefs, Some(point), limit),
+        components: buttons::confirm_buttons(&data.i18n, lang, view, point),
+        mentions: CreateAllowedMentions::new(),
+    }
+}
+
+/// Checks a typed move against a game the way the service will, without playing it.
+///
+/// # Errors
+/// The [`ServiceError`] the service would return.
+pub fn check_move(view: &GameView, user: UserId, token: &str) -> Result<Action, ServiceError> {
+    if view.is_over() {
+        return Err(ServiceError::GameOver);
+    }
+    if view.seat_of(user).is_none() {
+        return Err(ServiceError::NotAParticipant);
+    }
+    if view.to_act().map(|s| s.user) != Some(user) {
+        return Err(ServiceError::NotYourTurn);
+    }
+    let action = Action::parse(token, view.game.size()).map_err(ServiceError::BadPoint)?;
+    view.game.check(action).map_err(ServiceError::Illegal)?;
+    Ok(action)
+}
+
+/// Up to 25 legal actions matching what was typed, nearest to the last stone first.
+pub fn point_suggestions(game: &Game, typed: &str) -> Vec<String> {
+    let typed = typed.trim().to_ascii_uppercase();
+    let last = game
+        .last_stone()
+        .unwrap_or_else(|| Point::centre(game.size()));
+    let mut legal: Vec<(u8, String)> = game
+        .legal_actions()
+        .into_iter()
+        .map(|a| match a {
+            Action::Place(p) => (p.distance(last), p.name()),
+            other => (0, other.to_string()),
+        })
+        .filter(|(_, name)| name.to_ascii_uppercase().starts_with(&typed))
+        .collect();
+    legal.sort();
+    legal.into_iter().take(25).map(|(_, n)| n).collect()
+}
+
+/// A challenge or lobby message: text and buttons, pinging only the challenged member.
+pub async fn challenge_message(data: &Data, lang: Lang, c: &Challenge) -> Outgoing {
+    let mut names = Vec::new();
+    for u in &c.members {
+        names.push((*u, text::mention(*u)));
+    }
+    let lookup = |u: UserId| {
+        names
+            .iter()
+            .find(|(id, _)| *id == u)
+            .map_or_else(|| text::mention(u), |(_, n)| n.clone())
+    };
+    let content = text::challenge_text(&data.i18n, lang, c, &lookup);
+    let mut mentions = CreateAllowedMentions::new();
+    if let Some(o) = c.opponent {
+        mentions = mentions.users(vec![serenity::UserId::new(o.0.max(1))]);
+    }
+    Outgoing {
+        content: text::clip(content),
+        png: None,
+        components: buttons::challenge_buttons(&data.i18n, lang, c),
+        mentions,
+    }
+}
+
+/// Rewrites a challenge's message once it is closed (expired, by the sweeper): no buttons.
+pub async fn show_closed_challenge(
+    http: &serenity::Http,
+    service: &Service,
+    i18n: &I18n,
+    c: &Challenge,
+) {
+    let Some((channel, message)) = c.message else {
+        return;
+    };
+    let setting = service
+        .guild_settings(c.guild)
+        .await
+        .ok()
+        .and_then(|s| s.locale);
+    let lang = setting
+        .as_deref()
+        .and_then(Lang::from_code)
+        .unwrap_or_default();
+    let content = text::clip(text::challenge_text(i18n, lang, c, &|u| text::mention(u)));
+    let edit = EditMessage::new().content(content).components(Vec::new());
+    if let Err(e) = serenity::ChannelId::new(channel.0.max(1))
+        .edit_message(http, serenity::MessageId::new(message.0.max(1)), edit)
+        .await
+    {
+        warn!(%e, challenge = c.id.0, "could not update an expired challenge's message");
+    }
+}
+
+/// The preferences the public board is drawn with: those of the player to act.
+async fn viewer_prefs(data: &Data, view: &GameView) -> Preferences {
+    match view.to_act() {
+        Some(seat) => data
+            .service
+            .preferences(seat.user)
+            .await
+            .unwrap_or_default(),
+        None => Preferences::default(),
+    }
+}
+
+/// Whether to mention the player to act (their notification preference).
+fn wants_ping(view: &GameView, prefs: &Preferences) -> bool {
+    matches!(view.status, GameStatus::Active)
+        && view.to_act().is_some()
+        && prefs.notify != Notify::Off
+}
+
+/// Sends a direct message to the player to act, when they asked for it. Best effort.
+async fn direct_ping(
+    http: &serenity::Http,
+    data: &Data,
+    view: &GameView,
+    prefs: &Preferences,
+    lang: Lang,
+) {
+    let Some(seat) = view.to_act() else { return };
+    if prefs.notify != Notify::DirectMessage || !matches!(view.status, GameStatus::Active) {
+        return;
+    }
+    let text = data.i18n.tr(
+        lang,
+        "dm-your-turn",
+        &[
+            ("id", view.id.0.into()),
+            ("place", format!("<#{}>", view.home().0).into()),
+        ],
+    );
+    let user = serenity::UserId::new(seat.user.0.max(1));
+    let result = match user.create_dm_channel(http).await {
+        Ok(dm) => dm
+            .id
+            .send_message(http, CreateMessage::new().content(text))
+            .await
+            .map(|_| ()),
+        Err(e) => Err(e),
+    };
+    if let Err(e) = result {
+        warn!(%e, user = seat.user.0, "could not send a turn reminder by direct message");
+    }
+}
+
+/// Announces a game's new state after a committed action: the board (mentioning whoever acts
+/// next) goes to the game's channel; an answer made elsewhere is acknowledged privately.
+///
+/// # Errors
+/// Only when the interaction itself cannot be answered.
+pub async fn announce(
+    sctx: &serenity::Context,
+    data: &Data,
+    responder: Responder<'_>,
+    origin: &Origin,
+    view: &GameView,
+    lead: Option<String>,
+) -> Result<(), Error> {
+    let lang = data
+        .public_lang(view.guild, origin.guild_locale.as_deref())
+        .await;
+    let prefs = viewer_prefs(data, view).await;
+    let ping = wants_ping(view, &prefs);
+    let board = board_message(
+        data,
+        lang,
+        view,
+        &prefs,
+        lead,
+        ping,
+        origin.attachment_size_limit,
+    );
+    let home = view.home();
+    let in_place = origin.channel == home;
+    match responder {
+        Responder::Command(ctx) => {
+            if in_place {
+                ctx.send(board.reply()).await?;
+            } else {
+                let plang = ctx
+                    .data()
+                    .private_lang(UserId(ctx.author().id.get()), ctx.locale().unwrap_or("en"))
+                    .await;
+                let ack = data.i18n.tr(
+                    plang,
+                    "moved-elsewhere",
+                    &[
+                        ("id", view.id.0.into()),
+                        ("place", format!("<#{}>", home.0).into()),
+                    ],
+                );
+                ctx.send(CreateReply::default().content(ack).ephemeral(true))
+                    .await?;
+                if let Err(e) = serenity::ChannelId::new(home.0.max(1))
+                    .send_message(&sctx.http, board.message())
+                    .await
+                {
+                    let text = post_failure_text(&data.i18n, plang, home, &e);
+                    ctx.send(CreateReply::default().content(text).ephemeral(true))
+                        .await?;
+                }
+            }
+        }
+        Responder::Component { click, update } => {
+            click
+                .create_response(&sctx.http, CreateInteractionResponse::UpdateMessage(update))
+                .await?;
+            if in_place {
+                click.create_followup(&sctx.http, board.followup()).await?;
+            } else {
+                let plang = data
+                    .private_lang(UserId(click.user.id.get()), &click.locale)
+                    .await;
+                if let Err(e) = serenity::ChannelId::new(home.0.max(1))
+                    .send_message(&sctx.http, board.message())
+                    .await
+                {
+                    let text = post_failure_text(&data.i18n, plang, home, &e);
+                    click
+                        .create_followup(
+                            &sctx.http,
+                            CreateInteractionResponseFollowup::new()
+                                .content(text)
+                                .ephemeral(true),
+                        )
+                        .await?;
+                }
+            }
+        }
+    }
+    direct_ping(&sctx.http, data, view, &prefs, lang).await;
+    Ok(())
+}
+
+/// Starts a game after its challenge was accepted (or its lobby filled): opens its thread
+/// from the challenge message when the server wants threads, and posts the first board there
+/// (or in the channel when a thread cannot be created or written to).
+///
+/// # Errors
+/// Only when the interaction's follow-up cannot be sent.
+pub async fn start_game(
+    sctx: &serenity::Context,
+    data: &Data,
+    click: &serenity::ComponentInteraction,
+    view: GameView,
+) -> Result<(), Error> {
+    let lang = data
+        .public_lang(view.guild, click.guild_locale.as_deref())
+        .await;
+    let threads = data
+        .service
+        .guild_settings(view.guild)
+        .await
+        .map(|s| s.thread_per_game)
+        .unwrap_or(true);
+    let prefs = viewer_prefs(data, &view).await;
+    let limit = click.attachment_size_limit;
+    let mut notice = None;
+    if threads {
+        let names: Vec<&str> = view.seats.iter().map(|s| s.name.as_str()).collect();
+        let mut name = format!("#{} · {}", view.id.0, names.join(" · "));
+        if name.chars().count() > 100 {
+            name = name.chars().take(99).collect::<String>() + "…";
+        }
+        let thread = click
+            .channel_id
+            .create_thread_from_message(&sctx.http, click.message.id, CreateThread::new(name))
+            .await;
+        match thread {
+            Ok(t) => {
+                let thread_id = ChannelId(t.id.get());
+                // Recorded before the board goes up, so that a move typed in the thread the
+                // moment it appears finds its game.
+                if let Err(e) = data.service.set_game_thread(view.id, thread_id).await {
+                    warn!(%e, game = view.id.0, "could not record the game's thread");
+                    notice = Some(data.i18n.get(lang, "thread-unavailable"));
+                } else {
+                    let mut in_thread = view.clone();
+                    in_thread.thread = Some(thread_id);
+                    let board = board_message(
+                        data,
+                        lang,
+                        &in_thread,
+                        &prefs,
+                        None,
+                        wants_ping(&in_thread, &prefs),
+                        limit,
+                    );
+                    match t.id.send_message(&sctx.http, board.message()).await {
+                        Ok(_) => {
+                            direct_ping(&sctx.http, data, &in_thread, &prefs, lang).await;
+                            return Ok(());
+                        }
+                        Err(e) => {
+                            warn!(%e, game = view.id.0, "could not post in the game's thread");
+                            notice = Some(post_failure_text(&data.i18n, lang, thread_id, &e));
+                            // Home goes back to the challenge's channel: a "thread" equal to the
+                            // channel makes the channel the game's home.
+                            if let Err(e) =
+                                data.service.set_game_thread(view.id, view.channel).await
+                            {
+                                warn!(%e, game = view.id.0, "could not move the game back to its channel");
+                            }
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                warn!(%e, game = view.id.0, "could not open a thread for the game");
+                notice = Some(data.i18n.get(lang, "thread-unavailable"));
+            }
+        }
+    }
+    let board = board_message(
+        data,
+        lang,
+        &view,
+        &prefs,
+        notice,
+        wants_ping(&view, &prefs),
+        limit,
+    );
+    click.create_followup(&sctx.http, board.followup()).await?;
+    direct_ping(&sctx.http, data, &view, &prefs, lang).await;
+    Ok(())
+}
