@@ -273,6 +273,35 @@ fn route(shared: &Shared, st: &mut State, req: &RecordedRequest) -> Routed {
             Ok(Answer::json(shared.application_json(st)))
         }
         ("GET", ["users", "@me"]) => Ok(Answer::json(shared.current_user_json())),
+        ("POST", ["users", "@me", "channels"]) => {
+            // Opens (or reopens) a direct-message channel with a known user.
+            let body = req.json_or_null();
+            let recipient = body
+                .get("recipient_id")
+                .and_then(super::state::snowflake_of)
+                .ok_or_else(|| Answer::error(ErrorAnswer::invalid_field("recipient_id", "BASE_TYPE_REQUIRED", "This field is required")))?;
+            let user = st
+                .users
+                .get(&recipient)
+                .ok_or_else(|| Answer::error(ErrorAnswer::new(404, 10013, "Unknown User")))?
+                .user_json();
+            let existing = st.channels.iter().find(|(_, c)| {
+                c["type"] == 1 && c["recipients"][0]["id"] == user["id"]
+            });
+            if let Some((_, channel)) = existing {
+                return Ok(Answer::json(channel.clone()));
+            }
+            let id = shared.next_id();
+            let channel = json!({
+                "id": id.to_string(),
+                "type": 1,
+                "last_message_id": null,
+                "recipients": [user],
+                "flags": 0,
+            });
+            st.channels.insert(id, channel.clone());
+            Ok(Answer::json(channel))
+        }
         ("GET", ["users", user]) => {
             let id = snowflake("user_id", user)?;
             if id == shared.bot_user_id {
