@@ -274,7 +274,7 @@ async fn refresh_challenge(
             click.guild_locale.as_deref(),
         )
         .await;
-    let message = post::challenge_message(data, lang, c).await;
+    let message = post::challenge_message(data, lang, c);
     let update = CreateInteractionResponseMessage::new()
         .content(message.content)
         .components(message.components)

@@ -443,7 +443,7 @@ pub async fn challenge(
         Err(e) => return say_error(ctx, &e).await,
     };
     let lang = public_lang(ctx).await;
-    let message = post::challenge_message(data, lang, &challenge).await;
+    let message = post::challenge_message(data, lang, &challenge);
     let handle = ctx
         .send(
             CreateReply::default()

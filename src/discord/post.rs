@@ -237,18 +237,8 @@ pub fn point_suggestions(game: &Game, typed: &str) -> Vec<String> {
 }
 
 /// A challenge or lobby message: text and buttons, pinging only the challenged member.
-pub async fn challenge_message(data: &Data, lang: Lang, c: &Challenge) -> Outgoing {
-    let mut names = Vec::new();
-    for u in &c.members {
-        names.push((*u, text::mention(*u)));
-    }
-    let lookup = |u: UserId| {
-        names
-            .iter()
-            .find(|(id, _)| *id == u)
-            .map_or_else(|| text::mention(u), |(_, n)| n.clone())
-    };
-    let content = text::challenge_text(&data.i18n, lang, c, &lookup);
+pub fn challenge_message(data: &Data, lang: Lang, c: &Challenge) -> Outgoing {
+    let content = text::challenge_text(&data.i18n, lang, c);
     let mut mentions = CreateAllowedMentions::new();
     if let Some(o) = c.opponent {
         mentions = mentions.users(vec![serenity::UserId::new(o.0.max(1))]);
@@ -280,7 +270,7 @@ pub async fn show_closed_challenge(
         .as_deref()
         .and_then(Lang::from_code)
         .unwrap_or_default();
-    let content = text::clip(text::challenge_text(i18n, lang, c, &|u| text::mention(u)));
+    let content = text::clip(text::challenge_text(i18n, lang, c));
     let edit = EditMessage::new().content(content).components(Vec::new());
     if let Err(e) = serenity::ChannelId::new(channel.0.max(1))
         .edit_message(http, serenity::MessageId::new(message.0.max(1)), edit)

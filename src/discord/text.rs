@@ -322,12 +322,7 @@ pub fn board_caption(i18n: &I18n, lang: Lang, view: &GameView, ping: bool) -> St
 }
 
 /// The public message of a challenge or lobby.
-pub fn challenge_text(
-    i18n: &I18n,
-    lang: Lang,
-    c: &Challenge,
-    names: &dyn Fn(UserId) -> String,
-) -> String {
+pub fn challenge_text(i18n: &I18n, lang: Lang, c: &Challenge) -> String {
     let game = rules_text::preset_name(i18n, lang, c.rules.preset);
     let mut lines = Vec::new();
     let challenger: FluentValue<'_> = mention(c.challenger).into();
@@ -372,7 +367,7 @@ pub fn challenge_text(
     }
     lines.push(String::new());
     if c.is_lobby() {
-        let members: Vec<String> = c.members.iter().map(|u| names(*u)).collect();
+        let members: Vec<String> = c.members.iter().map(|u| mention(*u)).collect();
         lines.push(i18n.tr(
             lang,
             "lobby-members",

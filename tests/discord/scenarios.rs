@@ -761,21 +761,36 @@ async fn ping_preferences_choose_between_mention_direct_message_and_silence() {
     let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
     let [first, second] = &started.order;
     // The second player wants a direct message as well (choice 1 = direct).
-    let prefs = fake.send(SlashCommand::new("prefs").by(second).integer("pings", 1)).await;
+    let prefs = fake
+        .send(SlashCommand::new("prefs").by(second).integer("pings", 1))
+        .await;
     fake.next_request(&Req::callback(&prefs)).await;
     let (_, board) = play(&fake, first, started.thread, "H8").await;
     assert_eq!(mentions(&content(&board)), vec![second.id]);
     let dm = fake.next_request(&Req::post("/users/@me/channels")).await;
     assert_eq!(dm.json_or_null()["recipient_id"], second.id.to_string());
     let reminder = fake.next_request(&Req::post("/channels/*/messages")).await;
-    assert!(content(&reminder).contains("Your move in game #1"), "{}", content(&reminder));
+    assert!(
+        content(&reminder).contains("Your move in game #1"),
+        "{}",
+        content(&reminder)
+    );
     // The first player wants no pings at all (choice 2 = off): named, not mentioned.
-    let prefs = fake.send(SlashCommand::new("prefs").by(first).integer("pings", 2)).await;
+    let prefs = fake
+        .send(SlashCommand::new("prefs").by(first).integer("pings", 2))
+        .await;
     fake.next_request(&Req::callback(&prefs)).await;
     let (_, board) = play(&fake, second, started.thread, "A1").await;
     assert!(mentions(&content(&board)).is_empty(), "{}", content(&board));
-    assert!(content(&board).contains(first.global_name.as_deref().unwrap()), "{}", content(&board));
-    assert_eq!(board.json_or_null()["data"]["allowed_mentions"]["users"], serde_json::json!([]));
+    assert!(
+        content(&board).contains(first.global_name.as_deref().unwrap()),
+        "{}",
+        content(&board)
+    );
+    assert_eq!(
+        board.json_or_null()["data"]["allowed_mentions"]["users"],
+        serde_json::json!([])
+    );
     fake.assert_all_requests_valid();
     bot.shutdown().await;
 }

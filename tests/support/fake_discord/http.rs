@@ -279,15 +279,22 @@ fn route(shared: &Shared, st: &mut State, req: &RecordedRequest) -> Routed {
             let recipient = body
                 .get("recipient_id")
                 .and_then(super::state::snowflake_of)
-                .ok_or_else(|| Answer::error(ErrorAnswer::invalid_field("recipient_id", "BASE_TYPE_REQUIRED", "This field is required")))?;
+                .ok_or_else(|| {
+                    Answer::error(ErrorAnswer::invalid_field(
+                        "recipient_id",
+                        "BASE_TYPE_REQUIRED",
+                        "This field is required",
+                    ))
+                })?;
             let user = st
                 .users
                 .get(&recipient)
                 .ok_or_else(|| Answer::error(ErrorAnswer::new(404, 10013, "Unknown User")))?
                 .user_json();
-            let existing = st.channels.iter().find(|(_, c)| {
-                c["type"] == 1 && c["recipients"][0]["id"] == user["id"]
-            });
+            let existing = st
+                .channels
+                .iter()
+                .find(|(_, c)| c["type"] == 1 && c["recipients"][0]["id"] == user["id"]);
             if let Some((_, channel)) = existing {
                 return Ok(Answer::json(channel.clone()));
             }
