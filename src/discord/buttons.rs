@@ -285,6 +285,37 @@ async fn refresh_challenge(
     Ok(())
 }
 
+/// Answers a click that played an action: the clicked message becomes `update_text(said)`
+/// (where `said` tells what was played) and the new board goes to the game's channel; a
+/// refusal is explained privately.
+async fn announce_click(
+    ctx: &serenity::Context,
+    data: &Data,
+    click: &serenity::ComponentInteraction,
+    origin: &Origin,
+    played: Result<crate::service::Played, crate::service::ServiceError>,
+    update_text: impl FnOnce(&str) -> String,
+) -> Result<(), Error> {
+    let user = UserId(click.user.id.get());
+    match played {
+        Ok(played) => {
+            let lang = data
+                .public_lang(played.view.guild, click.guild_locale.as_deref())
+                .await;
+            let said = text::move_text(&data.i18n, lang, &played.view, user, &played.report);
+            let update = CreateInteractionResponseMessage::new()
+                .content(update_text(&said))
+                .components(Vec::new());
+            let responder = Responder::Component { click, update };
+            post::announce(ctx, data, responder, origin, &played.view, Some(said)).await
+        }
+        Err(e) => {
+            let lang = data.private_lang(user, &click.locale).await;
+            reply_private(ctx, click, error_text(&data.i18n, lang, &e)).await
+        }
+    }
+}
+
 /// Handles a button click.
 ///
 /// # Errors
@@ -336,59 +367,23 @@ pub async fn handle(
                 ButtonAction::Take { colour, .. } => Action::Take(colour),
                 _ => Action::PlaceTwo,
             };
-            match service.play(&who, Some(game), act, Some(ply)).await {
-                Ok(played) => {
-                    let plang = data
-                        .public_lang(played.view.guild, click.guild_locale.as_deref())
-                        .await;
-                    let said =
-                        text::move_text(&data.i18n, plang, &played.view, user, &played.report);
-                    let update = CreateInteractionResponseMessage::new()
-                        .content(text::clip(format!("{}\n{said}", click.message.content)))
-                        .components(Vec::new());
-                    post::announce(
-                        ctx,
-                        data,
-                        Responder::Component { click, update },
-                        &origin,
-                        &played.view,
-                        Some(said),
-                    )
-                    .await
-                }
-                Err(e) => reply_private(ctx, click, error_text(&data.i18n, lang, &e)).await,
-            }
+            let played = service.play(&who, Some(game), act, Some(ply)).await;
+            // The old board keeps its text, loses its buttons, and says what was chosen.
+            announce_click(ctx, data, click, &origin, played, |said| {
+                text::clip(format!("{}\n{said}", click.message.content))
+            })
+            .await
         }
         ButtonAction::Confirm { game, ply, point } => {
-            match service
+            let played = service
                 .play_token(&who, Some(game), &point.name(), Some(ply))
-                .await
-            {
-                Ok(played) => {
-                    let plang = data
-                        .public_lang(played.view.guild, click.guild_locale.as_deref())
-                        .await;
-                    let said =
-                        text::move_text(&data.i18n, plang, &played.view, user, &played.report);
-                    let update = CreateInteractionResponseMessage::new()
-                        .content(data.i18n.tr(
-                            lang,
-                            "confirm-done",
-                            &[("point", point.name().into()), ("id", game.0.into())],
-                        ))
-                        .components(Vec::new());
-                    post::announce(
-                        ctx,
-                        data,
-                        Responder::Component { click, update },
-                        &origin,
-                        &played.view,
-                        Some(said),
-                    )
-                    .await
-                }
-                Err(e) => reply_private(ctx, click, error_text(&data.i18n, lang, &e)).await,
-            }
+                .await;
+            let done = data.i18n.tr(
+                lang,
+                "confirm-done",
+                &[("point", point.name().into()), ("id", game.0.into())],
+            );
+            announce_click(ctx, data, click, &origin, played, |_| done).await
         }
         ButtonAction::Abort { game } => {
             let update = CreateInteractionResponseMessage::new()

@@ -301,6 +301,23 @@ fn set_option(options: &mut Vec<String>, key: &str, value: impl std::fmt::Displa
     options.push(format!("{key}={value}"));
 }
 
+/// The preset and options a command starts from: the chosen game without options, or the
+/// server's default game with its options; then the chosen board size.
+fn starting_options(
+    default: &RuleSet,
+    game: Option<GameChoice>,
+    size: Option<SizeChoice>,
+) -> (Preset, Vec<String>) {
+    let (preset, mut options) = match game {
+        Some(g) => (g.preset(), Vec::new()),
+        None => (default.preset, default.changed_options()),
+    };
+    if let Some(s) = size {
+        set_option(&mut options, "size", s.value());
+    }
+    (preset, options)
+}
+
 fn on_off(b: bool) -> &'static str {
     if b { "on" } else { "off" }
 }
@@ -338,16 +355,7 @@ pub async fn challenge(
         Ok(s) => s,
         Err(e) => return say_error(ctx, &e).await,
     };
-    let (preset, mut options) = match game {
-        Some(g) => (g.preset(), Vec::new()),
-        None => (
-            settings.default_rules.preset,
-            settings.default_rules.changed_options(),
-        ),
-    };
-    if let Some(s) = size {
-        set_option(&mut options, "size", s.value());
-    }
+    let (preset, mut options) = starting_options(&settings.default_rules, game, size);
     if let Some(p) = players {
         let n = match p {
             PlayersChoice::Two => 2,
@@ -802,13 +810,7 @@ pub async fn settings(
         || threads.is_some()
         || language.is_some();
     if game.is_some() || size.is_some() || opening.is_some() {
-        let (preset, mut options) = match game {
-            Some(g) => (g.preset(), Vec::new()),
-            None => (s.default_rules.preset, s.default_rules.changed_options()),
-        };
-        if let Some(z) = size {
-            set_option(&mut options, "size", z.value());
-        }
+        let (preset, mut options) = starting_options(&s.default_rules, game, size);
         if let Some(o) = opening {
             set_option(&mut options, "opening", o.value());
         }

@@ -123,38 +123,35 @@ async fn on_event(ctx: &serenity::Context, event: &FullEvent, data: &Data) -> Re
     Ok(())
 }
 
+/// Tells the command's caller, privately and in their language, the message `key`.
+async fn tell_privately(ctx: Context<'_>, key: &str) {
+    let lang = ctx
+        .data()
+        .private_lang(UserId(ctx.author().id.get()), ctx.locale().unwrap_or("en"))
+        .await;
+    let text = ctx.data().i18n.get(lang, key);
+    if let Err(e) = ctx
+        .send(poise::CreateReply::default().content(text).ephemeral(true))
+        .await
+    {
+        warn!(%e, "could not report an error to its caller");
+    }
+}
+
 async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     match error {
         poise::FrameworkError::Command { error, ctx, .. } => {
             error!(command = %ctx.command().name, %error, "command failed");
-            let lang = ctx
-                .data()
-                .private_lang(UserId(ctx.author().id.get()), ctx.locale().unwrap_or("en"))
-                .await;
-            let text = ctx.data().i18n.get(lang, "err-internal");
-            let _ = ctx
-                .send(poise::CreateReply::default().content(text).ephemeral(true))
-                .await;
+            tell_privately(ctx, "err-internal").await;
         }
         poise::FrameworkError::EventHandler { error, .. } => {
             error!(%error, "event handler failed");
         }
         poise::FrameworkError::MissingUserPermissions { ctx, .. } => {
-            let lang = ctx
-                .data()
-                .private_lang(UserId(ctx.author().id.get()), ctx.locale().unwrap_or("en"))
-                .await;
-            let text = ctx.data().i18n.get(lang, "err-manage-server");
-            let _ = ctx
-                .send(poise::CreateReply::default().content(text).ephemeral(true))
-                .await;
+            tell_privately(ctx, "err-manage-server").await;
         }
         poise::FrameworkError::GuildOnly { ctx, .. } => {
-            let lang = Lang::from_locale(ctx.locale().unwrap_or("en"));
-            let text = ctx.data().i18n.get(lang, "err-guild-only");
-            let _ = ctx
-                .send(poise::CreateReply::default().content(text).ephemeral(true))
-                .await;
+            tell_privately(ctx, "err-guild-only").await;
         }
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {

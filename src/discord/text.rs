@@ -467,6 +467,16 @@ fn language_name(i18n: &I18n, lang: Lang, code: Option<&str>) -> String {
     }
 }
 
+/// A heading and `key: value` lines, each line a message with a `$value`.
+fn value_lines(i18n: &I18n, lang: Lang, heading: &str, rows: Vec<(&str, String)>) -> String {
+    let mut lines = vec![i18n.get(lang, heading)];
+    lines.extend(
+        rows.into_iter()
+            .map(|(key, value)| i18n.tr(lang, key, &[("value", value.into())])),
+    );
+    lines.join("\n")
+}
+
 /// A player's preferences in words (after `/prefs`).
 pub fn prefs_text(i18n: &I18n, lang: Lang, p: &Preferences, changed: bool) -> String {
     let pings = match p.notify {
@@ -474,43 +484,26 @@ pub fn prefs_text(i18n: &I18n, lang: Lang, p: &Preferences, changed: bool) -> St
         crate::service::Notify::DirectMessage => "choice-pings-direct",
         crate::service::Notify::Off => "choice-pings-off",
     };
-    let mut lines = vec![i18n.get(
+    let rows = vec![
+        ("prefs-coordinates", yes_no(i18n, lang, p.show_coordinates)),
+        ("prefs-highlight", yes_no(i18n, lang, p.highlight_last_move)),
+        ("prefs-confirm", yes_no(i18n, lang, p.confirm_move)),
+        (
+            "prefs-language",
+            language_name(i18n, lang, p.language.as_deref()),
+        ),
+        ("prefs-pings", i18n.get(lang, pings)),
+    ];
+    value_lines(
+        i18n,
         lang,
         if changed {
             "prefs-saved"
         } else {
             "prefs-current"
         },
-    )];
-    lines.push(i18n.tr(
-        lang,
-        "prefs-coordinates",
-        &[("value", yes_no(i18n, lang, p.show_coordinates).into())],
-    ));
-    lines.push(i18n.tr(
-        lang,
-        "prefs-highlight",
-        &[("value", yes_no(i18n, lang, p.highlight_last_move).into())],
-    ));
-    lines.push(i18n.tr(
-        lang,
-        "prefs-confirm",
-        &[("value", yes_no(i18n, lang, p.confirm_move).into())],
-    ));
-    lines.push(i18n.tr(
-        lang,
-        "prefs-language",
-        &[(
-            "value",
-            language_name(i18n, lang, p.language.as_deref()).into(),
-        )],
-    ));
-    lines.push(i18n.tr(
-        lang,
-        "prefs-pings",
-        &[("value", i18n.get(lang, pings).into())],
-    ));
-    lines.join("\n")
+        rows,
+    )
 }
 
 /// A server's settings in words (after `/settings`).
@@ -520,42 +513,29 @@ pub fn settings_text(
     s: &crate::service::GuildSettings,
     changed: bool,
 ) -> String {
-    let mut lines = vec![i18n.get(
+    let game = rules_text::preset_name(i18n, lang, s.default_rules.preset);
+    let rows = vec![
+        (
+            "settings-game",
+            format!("{game} (`{}`)", s.default_rules.to_spec()),
+        ),
+        ("settings-time", time_text(i18n, lang, s.default_time)),
+        ("settings-threads", yes_no(i18n, lang, s.thread_per_game)),
+        (
+            "settings-language",
+            language_name(i18n, lang, s.locale.as_deref()),
+        ),
+    ];
+    value_lines(
+        i18n,
         lang,
         if changed {
             "settings-saved"
         } else {
             "settings-current"
         },
-    )];
-    let game = rules_text::preset_name(i18n, lang, s.default_rules.preset);
-    lines.push(i18n.tr(
-        lang,
-        "settings-game",
-        &[
-            ("game", game.into()),
-            ("spec", format!("`{}`", s.default_rules.to_spec()).into()),
-        ],
-    ));
-    lines.push(i18n.tr(
-        lang,
-        "settings-time",
-        &[("value", time_text(i18n, lang, s.default_time).into())],
-    ));
-    lines.push(i18n.tr(
-        lang,
-        "settings-threads",
-        &[("value", yes_no(i18n, lang, s.thread_per_game).into())],
-    ));
-    lines.push(i18n.tr(
-        lang,
-        "settings-language",
-        &[(
-            "value",
-            language_name(i18n, lang, s.locale.as_deref()).into(),
-        )],
-    ));
-    lines.join("\n")
+        rows,
+    )
 }
 
 /// Shortens text to Discord's 2000-character limit, on a character boundary.

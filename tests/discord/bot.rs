@@ -11,8 +11,8 @@ use serde_json::Value;
 use serenity::all::{ChannelId, UserId};
 
 use crate::support::fake_discord::{
-    Click, ErrorAnswer, FakeDiscord, RecordedRequest, Req, RunningBot, Sent, SlashCommand,
-    TestUser, message_id,
+    Click, ErrorAnswer, FakeConfig, FakeDiscord, RecordedRequest, Req, RunningBot, Sent,
+    SlashCommand, TestUser, message_id,
 };
 
 /// Starts the bot on the database file `db` against `fake`, and waits for its commands.
@@ -37,7 +37,12 @@ pub async fn start_bot(fake: &FakeDiscord, db: &Path) -> RunningBot {
 
 /// A fake with the bot connected and its commands registered, and a database in `dir`.
 pub async fn connected(dir: &Path) -> (FakeDiscord, RunningBot) {
-    let fake = FakeDiscord::start().await;
+    connected_with(dir, FakeConfig::default()).await
+}
+
+/// [`connected`] with a fake configured by `config`.
+pub async fn connected_with(dir: &Path, config: FakeConfig) -> (FakeDiscord, RunningBot) {
+    let fake = FakeDiscord::start_with(config).await;
     let bot = start_bot(&fake, &dir.join("bot.db")).await;
     fake.wait_until_ready().await;
     fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
@@ -107,13 +112,14 @@ pub struct Started {
     pub order: [TestUser; 2],
 }
 
-/// `a` challenges `b` with the given options; `b` accepts. Waits for the first board.
-pub async fn start_two_player(
+/// `a` challenges `b` with the given integer options; `b` clicks Accept. Returns the click,
+/// once its answer (the challenge message updated) has arrived.
+pub async fn challenge_and_accept(
     fake: &FakeDiscord,
     a: &TestUser,
     b: &TestUser,
     options: &[(&str, i64)],
-) -> Started {
+) -> Sent {
     let mut cmd = SlashCommand::new("challenge").by(a).user("opponent", b);
     for (name, value) in options {
         cmd = cmd.integer(name, *value);
@@ -128,6 +134,17 @@ pub async fn start_two_player(
         .expect("an accept button");
     let click = fake.send(Click::button(message, &accept).by(b)).await;
     fake.next_request(&Req::callback(&click)).await;
+    click
+}
+
+/// `a` challenges `b` with the given options; `b` accepts. Waits for the first board.
+pub async fn start_two_player(
+    fake: &FakeDiscord,
+    a: &TestUser,
+    b: &TestUser,
+    options: &[(&str, i64)],
+) -> Started {
+    challenge_and_accept(fake, a, b, options).await;
     let thread_req = fake
         .next_request(&Req::post("/channels/*/messages/*/threads"))
         .await;

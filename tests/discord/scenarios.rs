@@ -5,7 +5,8 @@ use serde_json::Value;
 use serenity::all::{ChannelId, Permissions};
 
 use crate::bot::{
-    button_ids, connected, content, is_ephemeral, mentions, play, start_bot, start_two_player,
+    button_ids, challenge_and_accept, connected, connected_with, content, is_ephemeral, mentions,
+    play, start_bot, start_two_player,
 };
 use crate::support::fake_discord::{
     Click, ErrorAnswer, FakeConfig, FakeDiscord, Req, SlashCommand, TestUser, message_id,
@@ -547,19 +548,7 @@ async fn without_thread_permission_the_game_is_played_in_the_channel() {
     );
     let alice = fake.add_user("alice");
     let bob = fake.add_user("bob");
-    let sent = fake
-        .send(
-            SlashCommand::new("challenge")
-                .by(&alice)
-                .user("opponent", &bob)
-                .integer("game", 0),
-        )
-        .await;
-    fake.next_request(&Req::callback(&sent)).await;
-    let message = message_id(&fake.original_message(&sent).unwrap());
-    let accept = ids_with(&fake.message(message).unwrap(), ":acc:").remove(0);
-    let click = fake.send(Click::button(message, &accept).by(&bob)).await;
-    fake.next_request(&Req::callback(&click)).await;
+    let click = challenge_and_accept(&fake, &alice, &bob, &[("game", 0)]).await;
     let board = fake.next_request(&Req::followup(&click)).await;
     assert!(
         content(&board).contains("could not open a thread"),
@@ -719,30 +708,14 @@ async fn games_rules_board_export_and_settings_answer_privately() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_board_too_large_for_the_upload_limit_is_sent_as_text() {
     let dir = tempfile::tempdir().unwrap();
-    let fake = FakeDiscord::start_with(FakeConfig {
+    let config = FakeConfig {
         attachment_size_limit: 2_000,
         ..FakeConfig::default()
-    })
-    .await;
-    let bot = start_bot(&fake, &dir.path().join("bot.db")).await;
-    fake.wait_until_ready().await;
-    fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
-        .await;
+    };
+    let (fake, bot) = connected_with(dir.path(), config).await;
     let alice = fake.add_user("alice");
     let bob = fake.add_user("bob");
-    let sent = fake
-        .send(
-            SlashCommand::new("challenge")
-                .by(&alice)
-                .user("opponent", &bob)
-                .integer("game", 0),
-        )
-        .await;
-    fake.next_request(&Req::callback(&sent)).await;
-    let message = message_id(&fake.original_message(&sent).unwrap());
-    let accept = ids_with(&fake.message(message).unwrap(), ":acc:").remove(0);
-    let click = fake.send(Click::button(message, &accept).by(&bob)).await;
-    fake.next_request(&Req::callback(&click)).await;
+    challenge_and_accept(&fake, &alice, &bob, &[("game", 0)]).await;
     fake.next_request(&Req::post("/channels/*/messages/*/threads"))
         .await;
     let board = fake.next_request(&Req::post("/channels/*/messages")).await;
