@@ -80,6 +80,9 @@ pub(crate) fn enqueue(st: &mut State, event: &str, data: Value) -> Option<u64> {
 }
 
 async fn connection(stream: TcpStream, shared: Arc<Shared>) {
+    // A dispatch must not wait for the client's delayed ACK of the previous frame (Nagle's
+    // algorithm would hold it up to 40 ms; Discord's gateway sends at once).
+    let _ = stream.set_nodelay(true);
     let Ok(socket) = tokio_tungstenite::accept_async(stream).await else {
         return;
     };

@@ -91,6 +91,9 @@ pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>) {
             tokio::task::yield_now().await;
             continue;
         };
+        // Without this, Nagle's algorithm meets the client's delayed ACK and an answer written
+        // in two pieces can wait 40 ms, a delay Discord does not have.
+        let _ = stream.set_nodelay(true);
         let shared = Arc::clone(&shared);
         tokio::spawn(async move {
             let service = service_fn(move |request| {
