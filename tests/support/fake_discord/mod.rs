@@ -413,8 +413,13 @@ impl FakeDiscord {
     /// Serenity would drop the payload, or no session appeared in time.
     pub async fn dispatch(&self, event: &str, data: Value) -> Result<u64, FakeError> {
         gateway::check_dispatch(event, &data).map_err(FakeError::WouldBeDropped)?;
+        self.dispatch_checked(event, &data).await
+    }
+
+    /// Sends a dispatch that `check_dispatch` accepted, once a session is live.
+    async fn dispatch_checked(&self, event: &str, data: &Value) -> Result<u64, FakeError> {
         let timeout = self.shared.config.wait_timeout;
-        self.wait(timeout, |st| gateway::enqueue(st, event, data.clone()))
+        self.wait(timeout, |st| gateway::enqueue_checked(st, event, data))
             .await
             .ok_or(FakeError::NoSession(timeout))
     }
@@ -453,7 +458,9 @@ impl FakeDiscord {
             sent_at: self.shared.started.elapsed(),
         };
         self.shared.lock().interactions.insert(record.id, record);
-        let seq = self.dispatch("INTERACTION_CREATE", payload).await?;
+        let seq = self
+            .dispatch_checked("INTERACTION_CREATE", &payload)
+            .await?;
         Ok(Sent { seq, ..sent })
     }
 
