@@ -171,6 +171,8 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Response<Full<By
         recorded.response = answer.body.clone();
         recorded.known_route &= answer.known_route;
         recorded.deliberate_error = answer.deliberate;
+        // Subscribers that hung up are forgotten.
+        st.taps.retain(|tap| tap.send(recorded.clone()).is_ok());
         st.requests.push(Recorded {
             request: recorded,
             consumed: false,

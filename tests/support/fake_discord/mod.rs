@@ -81,6 +81,7 @@ use serde_json::Value;
 use serenity::all::{ApplicationId, ChannelId, GuildId, MessageId, Permissions, UserId};
 use serenity::http::{Http, HttpBuilder};
 use tokio::net::TcpListener;
+use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 pub use bot::RunningBot;
@@ -504,6 +505,15 @@ impl FakeDiscord {
             .iter()
             .map(|r| r.request.clone())
             .collect()
+    }
+
+    /// Every request recorded from now on, in arrival order, as it arrives (with the fake's
+    /// answer). For load tests that follow thousands of requests: unlike [`Self::next_request`]
+    /// it never rescans the record, and it hands out nothing (`next_request` still sees them).
+    pub fn subscribe_requests(&self) -> mpsc::UnboundedReceiver<RecordedRequest> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        self.shared.lock().taps.push(tx);
+        rx
     }
 
     /// Every request so far that matches (handed out or not).
