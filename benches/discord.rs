@@ -536,7 +536,8 @@ impl Memory {
     }
 }
 
-async fn start_bot(fake: &FakeDiscord, db: &Path, durability: Durability) -> RunningBot {
+/// Starts the bot; also returns the heap its picture caches took (built ahead, as in `run`).
+async fn start_bot(fake: &FakeDiscord, db: &Path, durability: Durability) -> (RunningBot, f64) {
     let options = StoreOptions {
         durability,
         ..StoreOptions::for_file(db)
@@ -545,7 +546,9 @@ async fn start_bot(fake: &FakeDiscord, db: &Path, durability: Durability) -> Run
         .await
         .expect("open the database");
     // As `gomoku-bot run` does before connecting.
+    let before = heap();
     gomoku_bot::render::warm_up();
+    let caches = heap() - before;
     let framework = discord::framework(
         Arc::new(service),
         Arc::new(I18n::load()),
@@ -554,7 +557,7 @@ async fn start_bot(fake: &FakeDiscord, db: &Path, durability: Durability) -> Run
     let client = discord::client(fake.http(), framework)
         .await
         .expect("build the client");
-    RunningBot::spawn(client)
+    (RunningBot::spawn(client), caches)
 }
 
 async fn bench(plies: usize, durability: Durability) {
@@ -569,7 +572,7 @@ async fn bench(plies: usize, durability: Durability) {
         })
         .await,
     );
-    let bot = start_bot(&fake, &dir.path().join("bot.db"), durability).await;
+    let (bot, picture_caches) = start_bot(&fake, &dir.path().join("bot.db"), durability).await;
     fake.wait_until_ready().await;
     fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
         .await;
@@ -718,6 +721,11 @@ async fn bench(plies: usize, durability: Durability) {
             mb(m.heap)
         );
     }
+    println!(
+        "  of the heap at connection, {} MB are the board pictures' caches (backgrounds and \
+         palettes of every size and theme)",
+        mb(picture_caches)
+    );
     let after = &memory[memory.len() - 1];
     println!(
         "  the fake's record ({} requests, {} messages) holds {} MB of that heap (measured by \
