@@ -513,6 +513,37 @@ async fn next_request_hands_out_each_request_once_in_order() {
 }
 
 #[tokio::test]
+async fn subscribers_see_each_later_request_once_without_consuming_it() {
+    let fake = FakeDiscord::start().await;
+    let http = fake.http();
+    fake.channel_id().say(&http, "before").await.expect("sent");
+    let mut taps = fake.subscribe_requests();
+    let hung_up = fake.subscribe_requests();
+    drop(hung_up);
+    fake.channel_id().say(&http, "after").await.expect("sent");
+    let _ = http.get_current_user().await.expect("current user");
+    let first = taps.recv().await.expect("the message");
+    assert_eq!(first.json_or_null()["content"], "after");
+    assert_eq!((first.status, first.index), (200, 1));
+    let second = taps.recv().await.expect("the user lookup");
+    assert_eq!(
+        (second.method.as_str(), second.path.as_str()),
+        ("GET", "/users/@me")
+    );
+    assert!(taps.try_recv().is_err(), "nothing else was recorded");
+    // Subscribing hands nothing out: next_request still finds both messages.
+    let matcher = Req::post("/channels/*/messages");
+    assert_eq!(
+        fake.next_request(&matcher).await.json_or_null()["content"],
+        "before"
+    );
+    assert_eq!(
+        fake.next_request(&matcher).await.json_or_null()["content"],
+        "after"
+    );
+}
+
+#[tokio::test]
 async fn commands_cannot_be_injected_without_a_gateway_session_or_registration() {
     let fake = FakeDiscord::start_with(FakeConfig {
         wait_timeout: std::time::Duration::from_millis(100),

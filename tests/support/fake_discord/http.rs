@@ -91,6 +91,9 @@ pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>) {
             tokio::task::yield_now().await;
             continue;
         };
+        // Without this, Nagle's algorithm meets the client's delayed ACK and an answer written
+        // in two pieces can wait 40 ms, a delay Discord does not have.
+        let _ = stream.set_nodelay(true);
         let shared = Arc::clone(&shared);
         tokio::spawn(async move {
             let service = service_fn(move |request| {
@@ -168,6 +171,8 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Response<Full<By
         recorded.response = answer.body.clone();
         recorded.known_route &= answer.known_route;
         recorded.deliberate_error = answer.deliberate;
+        // Subscribers that hung up are forgotten.
+        st.taps.retain(|tap| tap.send(recorded.clone()).is_ok());
         st.requests.push(Recorded {
             request: recorded,
             consumed: false,

@@ -81,6 +81,7 @@ use serde_json::Value;
 use serenity::all::{ApplicationId, ChannelId, GuildId, MessageId, Permissions, UserId};
 use serenity::http::{Http, HttpBuilder};
 use tokio::net::TcpListener;
+use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 pub use bot::RunningBot;
@@ -413,8 +414,13 @@ impl FakeDiscord {
     /// Serenity would drop the payload, or no session appeared in time.
     pub async fn dispatch(&self, event: &str, data: Value) -> Result<u64, FakeError> {
         gateway::check_dispatch(event, &data).map_err(FakeError::WouldBeDropped)?;
+        self.dispatch_checked(event, &data).await
+    }
+
+    /// Sends a dispatch that `check_dispatch` accepted, once a session is live.
+    async fn dispatch_checked(&self, event: &str, data: &Value) -> Result<u64, FakeError> {
         let timeout = self.shared.config.wait_timeout;
-        self.wait(timeout, |st| gateway::enqueue(st, event, data.clone()))
+        self.wait(timeout, |st| gateway::enqueue_checked(st, event, data))
             .await
             .ok_or(FakeError::NoSession(timeout))
     }
@@ -453,7 +459,9 @@ impl FakeDiscord {
             sent_at: self.shared.started.elapsed(),
         };
         self.shared.lock().interactions.insert(record.id, record);
-        let seq = self.dispatch("INTERACTION_CREATE", payload).await?;
+        let seq = self
+            .dispatch_checked("INTERACTION_CREATE", &payload)
+            .await?;
         Ok(Sent { seq, ..sent })
     }
 
@@ -497,6 +505,15 @@ impl FakeDiscord {
             .iter()
             .map(|r| r.request.clone())
             .collect()
+    }
+
+    /// Every request recorded from now on, in arrival order, as it arrives (with the fake's
+    /// answer). For load tests that follow thousands of requests: unlike [`Self::next_request`]
+    /// it never rescans the record, and it hands out nothing (`next_request` still sees them).
+    pub fn subscribe_requests(&self) -> mpsc::UnboundedReceiver<RecordedRequest> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        self.shared.lock().taps.push(tx);
+        rx
     }
 
     /// Every request so far that matches (handed out or not).

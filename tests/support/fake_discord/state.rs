@@ -97,6 +97,8 @@ pub(crate) struct State {
     pub gateway: GatewayState,
     /// Problems the fake found in its own payloads (would-be-dropped dispatches).
     pub harness_errors: Vec<String>,
+    /// Where each newly recorded request is also sent ([`super::FakeDiscord::subscribe_requests`]).
+    pub taps: Vec<mpsc::UnboundedSender<RecordedRequest>>,
 }
 
 impl Shared {
