@@ -285,6 +285,32 @@ async fn refresh_challenge(
     Ok(())
 }
 
+/// Explains a refused challenge click privately; when the challenge turns out to be closed
+/// (expired since the last sweep, say), its message loses its buttons too.
+async fn refuse_challenge_click(
+    ctx: &serenity::Context,
+    data: &Data,
+    click: &serenity::ComponentInteraction,
+    id: ChallengeId,
+    lang: Lang,
+    e: &crate::service::ServiceError,
+) -> Result<(), Error> {
+    reply_private(ctx, click, error_text(&data.i18n, lang, e)).await?;
+    use crate::service::ServiceError::{ChallengeClosed, ChallengeExpired};
+    if matches!(e, ChallengeExpired | ChallengeClosed(_)) && !shows_no_buttons(click) {
+        let guild = crate::service::GuildId(click.guild_id.map_or(0, |g| g.get()));
+        if let Ok(c) = data.service.challenge_info(guild, id).await {
+            post::show_closed_challenge(&ctx.http, &data.service, &data.i18n, &c).await;
+        }
+    }
+    Ok(())
+}
+
+/// Whether the clicked message already shows no buttons (nothing to strike).
+fn shows_no_buttons(click: &serenity::ComponentInteraction) -> bool {
+    click.message.components.is_empty()
+}
+
 /// Answers a click that played an action: the clicked message becomes `update_text(said)`
 /// (where `said` tells what was played) and the new board goes to the game's channel; a
 /// refusal is explained privately.
@@ -349,7 +375,7 @@ pub async fn handle(
                 }
                 Ok(())
             }
-            Err(e) => reply_private(ctx, click, error_text(&data.i18n, lang, &e)).await,
+            Err(e) => refuse_challenge_click(ctx, data, click, id, lang, &e).await,
         },
         ButtonAction::Decline(id) | ButtonAction::Cancel(id) | ButtonAction::Leave(id) => {
             let result = match action {
@@ -359,7 +385,7 @@ pub async fn handle(
             };
             match result {
                 Ok(c) => refresh_challenge(ctx, data, click, &c).await,
-                Err(e) => reply_private(ctx, click, error_text(&data.i18n, lang, &e)).await,
+                Err(e) => refuse_challenge_click(ctx, data, click, id, lang, &e).await,
             }
         }
         ButtonAction::Take { game, ply, .. } | ButtonAction::PlaceTwo { game, ply } => {

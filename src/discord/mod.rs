@@ -11,7 +11,7 @@ mod localize;
 mod post;
 pub mod text;
 
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
@@ -162,10 +162,16 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
 }
 
 /// Expires old challenges every minute and strikes their messages' buttons.
-async fn sweep_challenges(http: Arc<Http>, service: Arc<Service>, i18n: Arc<I18n>) {
+///
+/// It holds only weak handles, so it ends once the client that started it is gone (an
+/// in-process restart does not leave a second sweeper behind).
+async fn sweep_challenges(http: Weak<Http>, service: Weak<Service>, i18n: Arc<I18n>) {
     let mut tick = tokio::time::interval(Duration::from_secs(60));
     loop {
         tick.tick().await;
+        let (Some(http), Some(service)) = (http.upgrade(), service.upgrade()) else {
+            return;
+        };
         match service.expire_challenges().await {
             Ok(expired) => {
                 for c in expired {
@@ -217,8 +223,8 @@ pub fn framework(
                     }
                 }
                 tokio::spawn(sweep_challenges(
-                    Arc::clone(&ctx.http),
-                    Arc::clone(&service),
+                    Arc::downgrade(&ctx.http),
+                    Arc::downgrade(&service),
                     Arc::clone(&i18n),
                 ));
                 Ok(Data { service, i18n })

@@ -17,13 +17,14 @@ use crate::support::fake_discord::{
 
 /// Starts the bot on the database file `db` against `fake`, and waits for its commands.
 pub async fn start_bot(fake: &FakeDiscord, db: &Path) -> RunningBot {
-    let service = Service::open(
-        &StoreOptions::for_file(db),
-        ServiceConfig::default(),
-        Arc::new(SystemClock),
-    )
-    .await
-    .expect("open the database");
+    start_bot_with(fake, db, ServiceConfig::default()).await
+}
+
+/// [`start_bot`] with a service configured by `config`.
+pub async fn start_bot_with(fake: &FakeDiscord, db: &Path, config: ServiceConfig) -> RunningBot {
+    let service = Service::open(&StoreOptions::for_file(db), config, Arc::new(SystemClock))
+        .await
+        .expect("open the database");
     let framework = discord::framework(
         Arc::new(service),
         Arc::new(I18n::load()),

@@ -6,7 +6,7 @@ use serenity::all::{ChannelId, Permissions};
 
 use crate::bot::{
     button_ids, challenge_and_accept, connected, connected_with, content, is_ephemeral, mentions,
-    play, start_bot, start_two_player,
+    play, start_bot, start_bot_with, start_two_player,
 };
 use crate::support::fake_discord::{
     Click, ErrorAnswer, FakeConfig, FakeDiscord, Req, SlashCommand, TestUser, message_id,
@@ -764,6 +764,73 @@ async fn ping_preferences_choose_between_mention_direct_message_and_silence() {
         board.json_or_null()["data"]["allowed_mentions"]["users"],
         serde_json::json!([])
     );
+    fake.assert_all_requests_valid();
+    bot.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn expired_challenges_lose_their_buttons_at_the_next_sweep() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bot.db");
+    let fake = FakeDiscord::start().await;
+    // Challenges expire at once; the sweeper runs when the bot starts, then every minute.
+    let config = gomoku_bot::service::ServiceConfig {
+        challenge_ttl: std::time::Duration::from_millis(1),
+        ..Default::default()
+    };
+    let bot = start_bot_with(&fake, &db, config.clone()).await;
+    fake.wait_until_ready().await;
+    fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
+        .await;
+    let alice = fake.add_user("alice");
+    let bob = fake.add_user("bob");
+    let mut messages = Vec::new();
+    for _ in 0..2 {
+        let sent = fake
+            .send(
+                SlashCommand::new("challenge")
+                    .by(&alice)
+                    .user("opponent", &bob),
+            )
+            .await;
+        fake.next_request(&Req::callback(&sent)).await;
+        // The bot records the message after reading it back.
+        fake.next_request(&Req::about(&sent).matching(|r| r.method == "GET"))
+            .await;
+        messages.push(message_id(&fake.original_message(&sent).unwrap()));
+    }
+    // A click on the second one, already expired: a private word, and the buttons go.
+    let accept = ids_with(&fake.message(messages[1]).unwrap(), ":acc:").remove(0);
+    let late = fake
+        .send(Click::button(messages[1], &accept).by(&bob))
+        .await;
+    let reply = fake.next_request(&Req::callback(&late)).await;
+    assert!(
+        is_ephemeral(&reply) && content(&reply).contains("expired"),
+        "{}",
+        content(&reply)
+    );
+    let edit = fake
+        .next_request(&Req::patch(&format!(
+            "/channels/*/messages/{}",
+            messages[1]
+        )))
+        .await;
+    assert!(content(&edit).contains("Expired"), "{}", content(&edit));
+    // The first one is struck by the sweeper when the bot starts again.
+    bot.shutdown().await;
+    let bot = start_bot_with(&fake, &db, config).await;
+    fake.wait_for_session(2).await;
+    let edit = fake
+        .next_request(&Req::patch(&format!(
+            "/channels/*/messages/{}",
+            messages[0]
+        )))
+        .await;
+    assert!(content(&edit).contains("Expired"), "{}", content(&edit));
+    for m in messages {
+        assert!(button_ids(&fake.message(m).unwrap()).is_empty());
+    }
     fake.assert_all_requests_valid();
     bot.shutdown().await;
 }
