@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod config;
 pub mod discord;
+pub mod engine;
 pub mod i18n;
 pub mod render;
 pub mod rules;

@@ -310,6 +310,8 @@ pub fn board_caption(i18n: &I18n, lang: Lang, view: &GameView, ping: bool) -> St
                 ResultReason::Line => "result-line",
                 ResultReason::Captures => "result-captures",
                 ResultReason::Resignation { .. } => "result-resignation",
+                ResultReason::Timeout { .. } => "result-timeout",
+                ResultReason::DrawAgreed => "result-draw-agreed",
             };
             lines.push(i18n.tr(
                 lang,

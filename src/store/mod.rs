@@ -415,6 +415,13 @@ fn game_meta_from(row: &SqliteRow) -> Result<GameMeta, StorageError> {
                         "loser seat",
                     )?,
                 },
+                Some("timeout") => ResultReason::Timeout {
+                    seat: small(
+                        row.try_get::<Option<i64>, _>("loser_seat")?.unwrap_or(0),
+                        "loser seat",
+                    )?,
+                },
+                Some("draw") => ResultReason::DrawAgreed,
                 other => {
                     return Err(StorageError::corrupt(format!("game result {other:?}")));
                 }
@@ -503,11 +510,29 @@ impl Store {
         for (key, value) in &options.pragmas {
             connect = connect.pragma(key.clone(), value.clone());
         }
+        // Migrations run on a connection of their own with foreign keys off, as SQLite's
+        // documented way to rebuild a table requires (a CHECK cannot be altered in place, and
+        // with foreign keys on, dropping the old table would delete or orphan its children).
+        // The references are checked as a whole once the schema is up to date.
+        let migrating = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(connect.clone().foreign_keys(false))
+            .await?;
+        sqlx::migrate!("./migrations").run(&migrating).await?;
+        let dangling = sqlx::query("PRAGMA foreign_key_check")
+            .fetch_all(&migrating)
+            .await?;
+        migrating.close().await;
+        if !dangling.is_empty() {
+            return Err(StorageError::corrupt(format!(
+                "{} rows refer to missing rows after the schema upgrade",
+                dangling.len()
+            )));
+        }
         let writer = SqlitePoolOptions::new()
             .max_connections(1)
             .connect_with(connect.clone())
             .await?;
-        sqlx::migrate!("./migrations").run(&writer).await?;
         let reader = SqlitePoolOptions::new()
             .max_connections(options.readers.max(1))
             .connect_with(connect)
@@ -1158,7 +1183,9 @@ impl Store {
                 Some(r.reason.name()),
                 Some(colours_to_mask(r.winners)),
                 match r.reason {
-                    ResultReason::Resignation { seat } => Some(i64::from(seat)),
+                    ResultReason::Resignation { seat } | ResultReason::Timeout { seat } => {
+                        Some(i64::from(seat))
+                    }
                     _ => None,
                 },
                 Some(action.at.0),

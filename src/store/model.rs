@@ -342,6 +342,13 @@ pub enum ResultReason {
         /// The seat that resigned.
         seat: u8,
     },
+    /// The seat to act ran out of time; every other side won.
+    Timeout {
+        /// The seat whose clock ran out.
+        seat: u8,
+    },
+    /// The players agreed to a draw.
+    DrawAgreed,
 }
 
 impl ResultReason {
@@ -351,6 +358,8 @@ impl ResultReason {
             ResultReason::Captures => "captures",
             ResultReason::BoardFull => "board_full",
             ResultReason::Resignation { .. } => "resignation",
+            ResultReason::Timeout { .. } => "timeout",
+            ResultReason::DrawAgreed => "draw",
         }
     }
 }

@@ -5,4 +5,5 @@ mod common;
 mod concurrency;
 mod durability;
 mod flows;
+mod migrations;
 mod model;

@@ -194,6 +194,11 @@ result-resignation = { $winners } { $count ->
     [one] wins
    *[other] win
 } by resignation.
+result-timeout = { $winners } { $count ->
+    [one] wins
+   *[other] win
+} on time.
+result-draw-agreed = The game is a draw by agreement.
 result-draw = The game is a draw: the board is full.
 move-played = { $player } played { $point }.
 move-played-capturing = { $player } played { $point } and captured { $stones ->

@@ -194,6 +194,11 @@ result-resignation = { $winners } { $count ->
     [one] gana
    *[other] ganan
 } por abandono.
+result-timeout = { $winners } { $count ->
+    [one] gana
+   *[other] ganan
+} por tiempo.
+result-draw-agreed = La partida termina en tablas por acuerdo.
 result-draw = La partida termina en empate: el tablero está lleno.
 move-played = { $player } jugó { $point }.
 move-played-capturing = { $player } jugó { $point } y capturó { $stones ->

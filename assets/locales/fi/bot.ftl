@@ -194,6 +194,11 @@ result-resignation = { $winners } { $count ->
     [one] voittaa
    *[other] voittavat
 } luovutuksella.
+result-timeout = { $winners } { $count ->
+    [one] voittaa
+   *[other] voittavat
+} ajalla.
+result-draw-agreed = Peli päättyi sovittuun tasapeliin.
 result-draw = Peli päättyi tasan: lauta on täynnä.
 move-played = { $player } pelasi { $point }.
 move-played-capturing = { $player } pelasi { $point } ja kaappasi { $stones ->
