@@ -70,12 +70,21 @@ impl fmt::Display for Lang {
     }
 }
 
-/// The Fluent sources, per language.
-const SOURCES: [(Lang, &str); 3] = [
-    (Lang::En, include_str!("../assets/locales/en/bot.ftl")),
-    (Lang::Es, include_str!("../assets/locales/es/bot.ftl")),
-    (Lang::Fi, include_str!("../assets/locales/fi/bot.ftl")),
-];
+/// The Fluent files of every language, embedded: `sources!("bot.ftl", "clocks.ftl")` lists
+/// `assets/locales/<lang>/<file>` for each language. Each feature keeps its messages in a file
+/// of its own; every language must have the same files (the tests check their keys).
+macro_rules! sources {
+    ($($file:literal),+ $(,)?) => {
+        [
+            $((Lang::En, $file, include_str!(concat!("../assets/locales/en/", $file))),)+
+            $((Lang::Es, $file, include_str!(concat!("../assets/locales/es/", $file))),)+
+            $((Lang::Fi, $file, include_str!(concat!("../assets/locales/fi/", $file))),)+
+        ]
+    };
+}
+
+/// The Fluent sources: (language, file name, text).
+const SOURCES: &[(Lang, &str, &str)] = &sources!("bot.ftl");
 
 /// All translations, loaded once; cheap to share between threads.
 pub struct I18n {
@@ -97,18 +106,20 @@ impl I18n {
     /// # Panics
     /// Only if an embedded file has a syntax error, which the test suite rules out.
     pub fn load() -> I18n {
-        let bundles = SOURCES
-            .iter()
-            .map(|&(lang, source)| {
-                let resource = FluentResource::try_new(source.to_string())
-                    .unwrap_or_else(|(_, e)| panic!("assets/locales/{lang}/bot.ftl: {e:?}"));
+        let bundles = Lang::ALL
+            .into_iter()
+            .map(|lang| {
                 let id: LanguageIdentifier = lang.code().parse().expect("valid language code");
                 let mut bundle = FluentBundle::new_concurrent(vec![id]);
                 // Unicode isolation marks show up as stray characters in Discord clients.
                 bundle.set_use_isolating(false);
-                bundle
-                    .add_resource(resource)
-                    .unwrap_or_else(|e| panic!("assets/locales/{lang}/bot.ftl: {e:?}"));
+                for &(_, file, source) in SOURCES.iter().filter(|(l, _, _)| *l == lang) {
+                    let resource = FluentResource::try_new(source.to_string())
+                        .unwrap_or_else(|(_, e)| panic!("assets/locales/{lang}/{file}: {e:?}"));
+                    bundle
+                        .add_resource(resource)
+                        .unwrap_or_else(|e| panic!("assets/locales/{lang}/{file}: {e:?}"));
+                }
                 (lang, bundle)
             })
             .collect();
@@ -153,19 +164,15 @@ impl I18n {
 
     /// Every message id in a language's file, in file order.
     pub fn keys(lang: Lang) -> Vec<String> {
-        let source = SOURCES
-            .iter()
-            .find(|(l, _)| *l == lang)
-            .expect("known language")
-            .1;
-        let resource = FluentResource::try_new(source.to_string()).unwrap_or_else(|(r, _)| r);
-        resource
-            .entries()
-            .filter_map(|e| match e {
+        let mut keys = Vec::new();
+        for &(_, _, source) in SOURCES.iter().filter(|(l, _, _)| *l == lang) {
+            let resource = FluentResource::try_new(source.to_string()).unwrap_or_else(|(r, _)| r);
+            keys.extend(resource.entries().filter_map(|e| match e {
                 fluent_syntax::ast::Entry::Message(m) => Some(m.id.name.to_string()),
                 _ => None,
-            })
-            .collect()
+            }));
+        }
+        keys
     }
 }
 
@@ -175,9 +182,9 @@ mod tests {
 
     #[test]
     fn every_file_parses_without_errors() {
-        for (lang, source) in SOURCES {
+        for (lang, file, source) in SOURCES {
             if let Err((_, errors)) = FluentResource::try_new(source.to_string()) {
-                panic!("{lang}: {errors:?}");
+                panic!("{lang}/{file}: {errors:?}");
             }
         }
         let _ = I18n::load();
@@ -223,10 +230,10 @@ mod tests {
                 }
             }
         }
-        let source = SOURCES.iter().find(|(l, _)| *l == lang).unwrap().1;
-        let ast = fluent_syntax::parser::parse(source).unwrap();
-        ast.body
+        SOURCES
             .iter()
+            .filter(|(l, _, _)| *l == lang)
+            .flat_map(|(_, _, source)| fluent_syntax::parser::parse(*source).unwrap().body)
             .filter_map(|e| match e {
                 Entry::Message(m) => {
                     let mut vars = Vec::new();
