@@ -11,6 +11,7 @@
 //! acting on it.
 
 mod model;
+pub mod ratings;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -28,6 +29,7 @@ pub use model::{
     UserInfo,
 };
 use model::{colours_from_mask, colours_to_mask};
+pub use ratings::{Family, Ranked, Rating, RatingChange, Scope, Unrated};
 
 use crate::rules::RuleSet;
 
@@ -1217,6 +1219,13 @@ impl Store {
             upsert_member(&mut tx, *guild, user, action.at)
                 .await
                 .map_err(StorageError::from)?;
+        }
+        // Every way a game ends passes here: ratings change in the same transaction.
+        if let Some(result) = action.finished {
+            // Rated or not (and why) is read back later from `rating_changes`.
+            let _rated =
+                ratings::rate_finished_game(&mut tx, action.game, result.winners, action.at)
+                    .await?;
         }
         tx.commit().await.map_err(StorageError::from)?;
         Ok(())
