@@ -27,6 +27,7 @@
 
 mod clock;
 mod error;
+mod ratings;
 mod view;
 
 use std::collections::HashMap;
@@ -39,6 +40,10 @@ use rand::seq::SliceRandom;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
+pub use ratings::{
+    Family, HISTORY_LENGTH, HistoryEntry, LEADERBOARD_PAGE, LeaderboardPage, MIN_STONES_EACH,
+    Outcome, PlayerRatings, Ranked, Rating, RatingChange, START_RATING, Unrated,
+};
 pub use view::{
     Acceptance, Actor, ChallengeRequest, GameSummary, GameView, Played, PlayerEntry, SeatView,
 };

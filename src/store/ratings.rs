@@ -532,8 +532,26 @@ impl Store {
         Ok((server, global))
     }
 
-    /// A page of a server's leaderboard for a family (best first; ties by more games, then
-    /// by user id), and how many players it has.
+    /// How many players a server's leaderboard for a family has.
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    pub async fn ranked_players(
+        &self,
+        guild: GuildId,
+        family: Family,
+    ) -> Result<u32, StorageError> {
+        let total: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM ratings WHERE scope = ? AND family = ?")
+                .bind(Scope::Server(guild).to_db())
+                .bind(family.name())
+                .fetch_one(&self.reader)
+                .await?;
+        Ok(u32::try_from(total).unwrap_or(u32::MAX))
+    }
+
+    /// Up to `limit` players of a server's leaderboard for a family from `offset` (best
+    /// first; ties by more games, then by user id).
     ///
     /// # Errors
     /// [`StorageError`].
@@ -543,15 +561,7 @@ impl Store {
         family: Family,
         offset: u32,
         limit: u32,
-    ) -> Result<(Vec<Ranked>, u32), StorageError> {
-        let scope = Scope::Server(guild).to_db();
-        let mut tx = self.reader.begin().await?;
-        let total: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM ratings WHERE scope = ? AND family = ?")
-                .bind(scope)
-                .bind(family.name())
-                .fetch_one(&mut *tx)
-                .await?;
+    ) -> Result<Vec<Ranked>, StorageError> {
         let rows = sqlx::query(&format!(
             "SELECT {RATING_COLUMNS}, r.user_id, m.display_name FROM ratings r \
              LEFT JOIN members m ON m.guild_id = ? AND m.user_id = r.user_id \
@@ -559,15 +569,13 @@ impl Store {
              ORDER BY r.rating DESC, r.games DESC, r.user_id LIMIT ? OFFSET ?"
         ))
         .bind(guild.to_db())
-        .bind(scope)
+        .bind(Scope::Server(guild).to_db())
         .bind(family.name())
         .bind(i64::from(limit))
         .bind(i64::from(offset))
-        .fetch_all(&mut *tx)
+        .fetch_all(&self.reader)
         .await?;
-        tx.commit().await?;
-        let ranked = rows
-            .iter()
+        rows.iter()
             .zip(1u32..)
             .map(|(r, k)| {
                 Ok(Ranked {
@@ -577,8 +585,7 @@ impl Store {
                     rating: rating_from(r)?,
                 })
             })
-            .collect::<Result<Vec<_>, StorageError>>()?;
-        Ok((ranked, u32::try_from(total).unwrap_or(u32::MAX)))
+            .collect()
     }
 
     /// A member's finished games in a server, the latest first.
