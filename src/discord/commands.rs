@@ -28,36 +28,40 @@ pub fn all() -> Vec<poise::Command<super::Data, Error>> {
         prefs(),
         settings(),
         export(),
+        super::ratings::leaderboard(),
+        super::ratings::rating(),
+        super::ratings::history(),
+        super::ratings::replay(),
     ]
 }
 
 /// The interaction behind a slash command.
-fn interaction<'a>(ctx: Context<'a>) -> Option<&'a serenity::CommandInteraction> {
+pub(super) fn interaction<'a>(ctx: Context<'a>) -> Option<&'a serenity::CommandInteraction> {
     match ctx {
         poise::Context::Application(app) => Some(app.interaction),
         poise::Context::Prefix(_) => None,
     }
 }
 
-fn actor_of(ctx: Context<'_>) -> Option<Actor> {
+pub(super) fn actor_of(ctx: Context<'_>) -> Option<Actor> {
     let guild = ctx.guild_id()?;
     let member = interaction(ctx).and_then(|i| i.member.as_deref());
     Some(actor(guild, ctx.channel_id(), ctx.author(), member))
 }
 
-async fn private_lang(ctx: Context<'_>) -> Lang {
+pub(super) async fn private_lang(ctx: Context<'_>) -> Lang {
     ctx.data()
         .private_lang(UserId(ctx.author().id.get()), ctx.locale().unwrap_or("en"))
         .await
 }
 
-async fn public_lang(ctx: Context<'_>) -> Lang {
+pub(super) async fn public_lang(ctx: Context<'_>) -> Lang {
     let guild = GuildId(ctx.guild_id().map_or(0, |g| g.get()));
     let guild_locale = interaction(ctx).and_then(|i| i.guild_locale.as_deref());
     ctx.data().public_lang(guild, guild_locale).await
 }
 
-async fn say_private(ctx: Context<'_>, text: String) -> Result<(), Error> {
+pub(super) async fn say_private(ctx: Context<'_>, text: String) -> Result<(), Error> {
     ctx.send(
         CreateReply::default()
             .content(text::clip(text))
@@ -67,12 +71,12 @@ async fn say_private(ctx: Context<'_>, text: String) -> Result<(), Error> {
     Ok(())
 }
 
-async fn say_error(ctx: Context<'_>, e: &ServiceError) -> Result<(), Error> {
+pub(super) async fn say_error(ctx: Context<'_>, e: &ServiceError) -> Result<(), Error> {
     let lang = private_lang(ctx).await;
     say_private(ctx, error_text(&ctx.data().i18n, lang, e)).await
 }
 
-fn origin(ctx: Context<'_>) -> Origin {
+pub(super) fn origin(ctx: Context<'_>) -> Origin {
     let (limit, locale) = interaction(ctx).map_or((8 << 20, None), |i| {
         (i.attachment_size_limit, i.guild_locale.clone())
     });
@@ -283,8 +287,8 @@ pub enum FormatChoice {
     /// All of them.
     #[name = "all"]
     All,
-    /// pente.org text.
-    #[name = "pgn"]
+    /// pente.org text (PGN).
+    #[name = "pente"]
     Pgn,
     /// SGF.
     #[name = "sgf"]
@@ -292,6 +296,9 @@ pub enum FormatChoice {
     /// Animated GIF.
     #[name = "gif"]
     Gif,
+    /// Piskvork / Gomocup PSQ (Gomoku without captures only).
+    #[name = "psq"]
+    Psq,
 }
 
 /// Replaces or adds `key=value` in an option list.
@@ -489,7 +496,10 @@ fn typed_option(ctx: Context<'_>, name: &str) -> Option<serenity::CommandDataOpt
         .map(|o| o.value.clone())
 }
 
-async fn autocomplete_game(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+pub(super) async fn autocomplete_game(
+    ctx: Context<'_>,
+    partial: &str,
+) -> CreateAutocompleteResponse {
     let Some(actor) = actor_of(ctx) else {
         return CreateAutocompleteResponse::new();
     };
@@ -890,6 +900,25 @@ pub async fn export(
             record.to_sgf().into_bytes(),
             format!("{stem}.sgf"),
         ));
+    }
+    if matches!(format, FormatChoice::All | FormatChoice::Psq) {
+        // PSQ cannot show captures: refused when asked for, left out of "all".
+        match record.to_psq() {
+            Ok(psq) => {
+                reply = reply.attachment(CreateAttachment::bytes(
+                    psq.into_bytes(),
+                    format!("{stem}.psq"),
+                ));
+            }
+            Err(e) if matches!(format, FormatChoice::Psq) => {
+                return say_private(
+                    ctx,
+                    super::ratings::psq_refusal(&data.i18n, lang, view.id, &e),
+                )
+                .await;
+            }
+            Err(_) => {}
+        }
     }
     if matches!(format, FormatChoice::All | FormatChoice::Gif) {
         let prefs = data

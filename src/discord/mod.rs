@@ -9,6 +9,7 @@ pub mod buttons;
 mod commands;
 mod localize;
 mod post;
+pub mod ratings;
 pub mod text;
 
 use std::sync::{Arc, Weak};
