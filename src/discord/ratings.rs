@@ -364,9 +364,14 @@ pub async fn history(ctx: Context<'_>, member: Option<serenity::User>) -> Result
     }
 }
 
-/// Megabytes with one decimal, for size messages.
-fn megabytes(bytes: u64) -> String {
-    format!("{:.1}", bytes as f64 / (1024.0 * 1024.0))
+/// A file size for people: `3.2 MB`, `512 KB` (units are the same in every language).
+fn size_text(bytes: u64) -> String {
+    const MB: f64 = 1024.0 * 1024.0;
+    if bytes as f64 >= MB {
+        format!("{:.1} MB", bytes as f64 / MB)
+    } else {
+        format!("{} KB", bytes.div_ceil(1024))
+    }
 }
 
 /// The animated replay of a game (finished or not), for everyone in the channel.
@@ -411,8 +416,8 @@ pub async fn replay(
             "replay-too-large",
             &[
                 ("id", id.into()),
-                ("size", megabytes(bytes.len() as u64).into()),
-                ("limit", megabytes(limit).into()),
+                ("size", size_text(bytes.len() as u64).into()),
+                ("limit", size_text(limit).into()),
             ],
         )),
         Ok(Err(e)) => {
@@ -467,6 +472,14 @@ mod tests {
         ] {
             assert_eq!(LeaderboardButton::parse(id), None, "{id:?}");
         }
+    }
+
+    #[test]
+    fn sizes_read_naturally() {
+        assert_eq!(size_text(4096), "4 KB");
+        assert_eq!(size_text(4097), "5 KB");
+        assert_eq!(size_text(10 * 1024 * 1024), "10.0 MB");
+        assert_eq!(size_text(25_500_000), "24.3 MB");
     }
 
     #[test]

@@ -8,5 +8,6 @@ mod support;
 mod bot;
 mod fixtures;
 mod harness;
+mod ratings;
 mod scenarios;
 mod smoke;

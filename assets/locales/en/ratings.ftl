@@ -49,7 +49,7 @@ history-by-timeout = on time
 history-by-agreement = agreed
 
 replay-ready = The replay of game #{ $id }.
-replay-too-large = Game #{ $id }: the replay is { $size } MB, more than the { $limit } MB Discord accepts here. The records are smaller: try /export.
+replay-too-large = Game #{ $id }: the replay is { $size }, more than the { $limit } Discord accepts here. The records are smaller: try /export.
 replay-failed = Game #{ $id }: the replay could not be drawn.
 
 export-psq-captures = Game #{ $id } has captures, which PSQ cannot record: choose the pente.org or SGF format.

@@ -49,7 +49,7 @@ history-by-timeout = por tiempo
 history-by-agreement = de común acuerdo
 
 replay-ready = La repetición de la partida #{ $id }.
-replay-too-large = Partida #{ $id }: la repetición ocupa { $size } MB, más de los { $limit } MB que Discord acepta aquí. Los registros son más pequeños: prueba /export.
+replay-too-large = Partida #{ $id }: la repetición ocupa { $size }, más de los { $limit } que Discord acepta aquí. Los registros son más pequeños: prueba /export.
 replay-failed = Partida #{ $id }: no se pudo dibujar la repetición.
 
 export-psq-captures = La partida #{ $id } tiene capturas, que PSQ no puede registrar: elige el formato de pente.org o SGF.

@@ -49,7 +49,7 @@ history-by-timeout = aika loppui
 history-by-agreement = sovittu
 
 replay-ready = Pelin #{ $id } uusinta.
-replay-too-large = Peli #{ $id }: uusinta on { $size } Mt, enemmän kuin Discordin täällä hyväksymät { $limit } Mt. Pöytäkirjat ovat pienempiä: kokeile /export.
+replay-too-large = Peli #{ $id }: uusinta on { $size }, enemmän kuin Discordin täällä hyväksymät { $limit }. Pöytäkirjat ovat pienempiä: kokeile /export.
 replay-failed = Peli #{ $id }: uusintaa ei voitu piirtää.
 
 export-psq-captures = Pelissä #{ $id } on kaappauksia, joita PSQ ei pysty tallentamaan: valitse pente.org- tai SGF-muoto.
