@@ -493,14 +493,30 @@ impl GameRecord {
     /// Reads PSQ (as written by [`GameRecord::to_psq`], Piskvork or the Gomocup tools).
     ///
     /// PSQ names no rules: the stones are read as freestyle Gomoku without an opening rule
-    /// on the file's (square) board, and the result is what the board shows. The lines after
-    /// the moves are read as the players' names when they are the two lines between `-1`s.
+    /// on the file's (square) board (see [`GameRecord::from_psq_as`] to read them under
+    /// other rules), and the result is what the board shows. The lines after the moves are
+    /// read as the players' names when they are the two lines between `-1`s.
     ///
     /// # Errors
     /// [`RecordError::Syntax`] for a bad header or board size, [`RecordError::Token`] for a
     /// stone off the board, [`RecordError::Illegal`] for a stone on an occupied point or
     /// after the game ended.
     pub fn from_psq(text: &str) -> Result<GameRecord, RecordError> {
+        GameRecord::read_psq(text, None)
+    }
+
+    /// Reads PSQ under known rules (a standard-Gomoku game read as freestyle could end at
+    /// an overline that did not win). PSQ keeps no colour choices, so rules with a swap
+    /// opening cannot be replayed from it: read those with [`GameRecord::from_psq`].
+    ///
+    /// # Errors
+    /// As [`GameRecord::from_psq`], and [`RecordError::Syntax`] when the file's board size
+    /// differs from the rules'.
+    pub fn from_psq_as(text: &str, rules: RuleSet) -> Result<GameRecord, RecordError> {
+        GameRecord::read_psq(text, Some(rules))
+    }
+
+    fn read_psq(text: &str, known: Option<RuleSet>) -> Result<GameRecord, RecordError> {
         let syntax = |why: &str| RecordError::Syntax {
             format: "PSQ",
             why: why.to_string(),
@@ -521,7 +537,11 @@ impl GameRecord {
         if w != h {
             return Err(syntax("the board is not square"));
         }
-        let rules = RuleSet::with_options(Preset::Gomoku, &[format!("size={w}")])?;
+        let rules = match known {
+            Some(r) if r.size != w => return Err(syntax("the board size differs from the rules'")),
+            Some(r) => r,
+            None => RuleSet::with_options(Preset::Gomoku, &[format!("size={w}")])?,
+        };
         let mut actions = Vec::new();
         let mut rest: Vec<&str> = Vec::new();
         for line in lines.by_ref() {
@@ -825,6 +845,25 @@ mod tests {
         assert_eq!(pente.to_psq(), Err(PsqError::Captures));
         let three = GameRecord::from_game(&game("gomoku players=3", "K10"), &[]);
         assert_eq!(three.to_psq(), Err(PsqError::Players(3)));
+    }
+
+    #[test]
+    fn psq_read_under_known_rules_keeps_an_overline_that_did_not_win() {
+        // Standard Gomoku: colour 1's six in a row (A1-A6, the gap at A4 filled last) does
+        // not win there, but would in freestyle.
+        let moves = "A1 O1 A2 O3 A3 O5 A5 O7 A6 O9 A4";
+        let g = game("gomoku-standard", moves);
+        assert!(!g.is_over());
+        let psq = GameRecord::from_game(&g, &[]).to_psq().unwrap();
+        let exact = GameRecord::from_psq_as(&psq, *g.rules()).unwrap();
+        assert_eq!(exact.actions, g.record());
+        assert_eq!(exact.result, RecordResult::Ongoing);
+        assert_eq!(
+            GameRecord::from_psq(&psq).unwrap().result,
+            RecordResult::Won(vec![1])
+        );
+        let other_size = RuleSet::from_spec("gomoku-standard size=19").unwrap();
+        assert!(GameRecord::from_psq_as(&psq, other_size).is_err());
     }
 
     #[test]
