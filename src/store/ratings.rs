@@ -205,6 +205,9 @@ pub enum Unrated {
         /// The fewest stones a player placed.
         fewest: u32,
     },
+    /// The move log cannot be replayed, or the update gave no finite rating: nothing is
+    /// rated rather than something wrong (the result itself still stands).
+    Unreadable,
 }
 
 /// A game that changes ratings: the two players and seat 1's score.
@@ -276,8 +279,7 @@ pub fn rated_outcome<'a>(
         return Err(Unrated::AgainstBot);
     }
     let actions = final_actions(rules.size, tokens);
-    // A record the rules refuse cannot be judged: treat it as too short to count.
-    let (placed, game) = stones_by_seat(rules, &actions).ok_or(Unrated::TooShort { fewest: 0 })?;
+    let (placed, game) = stones_by_seat(rules, &actions).ok_or(Unrated::Unreadable)?;
     let fewest = placed[0].min(placed[1]);
     if fewest < MIN_STONES_EACH {
         return Err(Unrated::TooShort { fewest });
@@ -465,7 +467,7 @@ pub(super) async fn rate_finished_game(
         let [a2, b2] = update_pair(a, b, outcome.score);
         if !finite(&a2) || !finite(&b2) {
             // Cannot happen with ratings this module wrote; never let it block a result.
-            return Ok(Err(Unrated::TooShort { fewest: 0 }));
+            return Ok(Err(Unrated::Unreadable));
         }
         before.push([a, b]);
         after.push([a2, b2]);
@@ -755,6 +757,41 @@ mod tests {
         let won_by_colour_1 =
             rated_outcome(swap, true, &seats(), moves.split(' '), Colours::one(1)).unwrap();
         assert_eq!(won_by_colour_1.score, 0.0);
+    }
+
+    #[test]
+    fn an_unreplayable_log_is_not_rated() {
+        let g = rules("gomoku");
+        let t = TWELVE.split(' ').chain(["A1"]);
+        assert_eq!(
+            rated_outcome(g, true, &seats(), t, Colours::one(1)),
+            Err(Unrated::Unreadable)
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn winners_never_lose_points_and_losers_never_gain(
+            a in 100.0f64..3000.0, da in 30.0f64..350.0, va in 0.03f64..0.1,
+            b in 100.0f64..3000.0, db in 30.0f64..350.0, vb in 0.03f64..0.1,
+            score in proptest::sample::select(&[0.0, 0.5, 1.0][..]),
+        ) {
+            let first = Glicko2Rating { rating: a, deviation: da, volatility: va };
+            let second = Glicko2Rating { rating: b, deviation: db, volatility: vb };
+            let [x, y] = update_pair(first, second, score);
+            proptest::prop_assert!(finite(&x) && finite(&y));
+            proptest::prop_assert!(x.deviation > 0.0 && y.deviation > 0.0);
+            if score == 1.0 {
+                proptest::prop_assert!(x.rating >= a && y.rating <= b);
+            }
+            if score == 0.0 {
+                proptest::prop_assert!(x.rating <= a && y.rating >= b);
+            }
+            if score == 0.5 {
+                // A draw moves the higher-rated player down and the lower-rated one up.
+                proptest::prop_assert!((x.rating - a) * (a - b) <= 1e-9);
+            }
+        }
     }
 
     #[test]
