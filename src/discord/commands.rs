@@ -496,10 +496,7 @@ fn typed_option(ctx: Context<'_>, name: &str) -> Option<serenity::CommandDataOpt
         .map(|o| o.value.clone())
 }
 
-pub(super) async fn autocomplete_game(
-    ctx: Context<'_>,
-    partial: &str,
-) -> CreateAutocompleteResponse {
+async fn autocomplete_game(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
     let Some(actor) = actor_of(ctx) else {
         return CreateAutocompleteResponse::new();
     };
@@ -857,7 +854,7 @@ pub async fn settings(
 #[poise::command(slash_command, guild_only)]
 pub async fn export(
     ctx: Context<'_>,
-    #[autocomplete = "autocomplete_game"] game: Option<i64>,
+    #[autocomplete = "super::ratings::autocomplete_any_game"] game: Option<i64>,
     format: Option<FormatChoice>,
 ) -> Result<(), Error> {
     let Some(actor) = actor_of(ctx) else {

@@ -13,8 +13,7 @@ use serenity::{
 };
 
 use super::commands::{
-    GameChoice, actor_of, autocomplete_game, origin, private_lang, public_lang, say_error,
-    say_private,
+    GameChoice, actor_of, origin, private_lang, public_lang, say_error, say_private,
 };
 use super::text::{self, mention};
 use super::{Context, Data, Error};
@@ -239,6 +238,59 @@ pub fn psq_refusal(i18n: &I18n, lang: Lang, game: GameId, e: &PsqError) -> Strin
     }
 }
 
+/// The autocomplete label of a finished game (`#12 · Bo · won`), at most 100 characters.
+pub fn finished_label(i18n: &I18n, lang: Lang, e: &HistoryEntry) -> String {
+    let opponents: Vec<&str> = e.opponents.iter().map(|p| p.name.as_str()).collect();
+    let result = i18n.get(
+        lang,
+        match e.outcome {
+            Outcome::Won => "history-won",
+            Outcome::Lost => "history-lost",
+            Outcome::Drawn => "history-drawn",
+        },
+    );
+    let label = format!("#{} · {} · {}", e.game.0, opponents.join(", "), result);
+    if label.chars().count() > 100 {
+        label.chars().take(99).collect::<String>() + "…"
+    } else {
+        label
+    }
+}
+
+/// Autocomplete for commands that also take finished games (/replay, /export): your games
+/// in play, then your last finished ones.
+pub async fn autocomplete_any_game(
+    ctx: Context<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
+    let Some(actor) = actor_of(ctx) else {
+        return serenity::CreateAutocompleteResponse::new();
+    };
+    let data = ctx.data();
+    let lang = private_lang(ctx).await;
+    let typed = partial.trim().trim_start_matches('#');
+    let mut choices = Vec::new();
+    if let Ok(active) = data.service.active_games(actor.guild, actor.user.id).await {
+        choices.extend(active.iter().map(|g| {
+            let label = text::summary_label(&data.i18n, lang, actor.user.id, g);
+            (g.id, label)
+        }));
+    }
+    if let Ok(done) = data.service.history(actor.guild, actor.user.id).await {
+        choices.extend(
+            done.iter()
+                .map(|e| (e.game, finished_label(&data.i18n, lang, e))),
+        );
+    }
+    let choices = choices
+        .into_iter()
+        .filter(|(id, _)| id.0.to_string().starts_with(typed))
+        .take(25)
+        .map(|(id, label)| serenity::AutocompleteChoice::new(label, id.0))
+        .collect();
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
 /// The member a command is about: the one named, else the caller.
 fn subject(ctx: Context<'_>, member: Option<&serenity::User>) -> UserId {
     UserId(member.unwrap_or_else(|| ctx.author()).id.get())
@@ -378,7 +430,7 @@ fn size_text(bytes: u64) -> String {
 #[poise::command(slash_command, guild_only)]
 pub async fn replay(
     ctx: Context<'_>,
-    #[autocomplete = "autocomplete_game"] game: Option<i64>,
+    #[autocomplete = "autocomplete_any_game"] game: Option<i64>,
 ) -> Result<(), Error> {
     let Some(actor) = actor_of(ctx) else {
         return Ok(());

@@ -490,6 +490,23 @@ async fn replay_attaches_an_animated_gif_of_a_finished_game() {
             .unwrap_or_default()
             .contains("The replay of game #")
     );
+    // The game option offers the player's finished games too, with how they went.
+    let ann = TestUser::new(501, "ann");
+    fake.update_user(&ann);
+    for command in ["replay", "export"] {
+        let sent = fake
+            .send(SlashCommand::new(command).by(&ann).focused("game", ""))
+            .await;
+        fake.next_request(&Req::callback(&sent)).await;
+        let choices = fake.autocomplete_choices(&sent).unwrap();
+        let label = choices[0]["name"].as_str().unwrap_or_default().to_string();
+        assert_eq!(choices[0]["value"], game.0, "{choices}");
+        let (won, lost) = (
+            format!("#{} · Bo · won", game.0),
+            format!("#{} · Bo · lost", game.0),
+        );
+        assert!(label == won || label == lost, "{label}");
+    }
     // A game that does not exist is refused privately.
     let sent = fake
         .send(SlashCommand::new("replay").by(&viewer).integer("game", 999))
