@@ -221,14 +221,14 @@ pub struct RatedOutcome {
     pub score: f64,
 }
 
-/// The move log's tokens as the final record of actions: meta rows (`resign`, and any
-/// other word that is not an action) are skipped, and `undo` takes back the action before
-/// it (how a take-back is logged in the append-only move log).
+/// The move log's tokens as the final record of actions: a take-back row `undo:N` removes
+/// the N actions before it (as the service logs accepted take-backs in the append-only move
+/// log), and meta rows (`resign`, `draw`, any other word that is not an action) are skipped.
 pub fn final_actions<'a>(size: u8, tokens: impl IntoIterator<Item = &'a str>) -> Vec<Action> {
     let mut actions = Vec::new();
     for token in tokens {
-        if token.trim().eq_ignore_ascii_case(UNDO) {
-            actions.pop();
+        if let Some(n) = undo_count(token) {
+            actions.truncate(actions.len().saturating_sub(n));
         } else if let Ok(a) = Action::parse(token, size) {
             actions.push(a);
         }
@@ -236,8 +236,13 @@ pub fn final_actions<'a>(size: u8, tokens: impl IntoIterator<Item = &'a str>) ->
     actions
 }
 
-/// The token of a take-back in the move log.
-pub const UNDO: &str = "undo";
+/// How many actions a move-log row `undo:N` takes back (`None` for other rows).
+fn undo_count(token: &str) -> Option<usize> {
+    token.trim().strip_prefix(UNDO_PREFIX)?.parse().ok()
+}
+
+/// How a take-back row of the move log starts (`undo:2` takes back two actions).
+pub const UNDO_PREFIX: &str = "undo:";
 
 /// Stones placed by each seat (index 0 for seat 1) when `actions` are played from the start,
 /// and the game they lead to; `None` if the record is not legal.
@@ -676,10 +681,16 @@ mod tests {
 
     #[test]
     fn take_backs_and_meta_rows_leave_the_final_record() {
-        let a = final_actions(15, ["H8", "J9", "undo", "K10", "resign", "timeout", "zz"]);
+        let a = final_actions(
+            15,
+            [
+                "H8", "J9", "undo:1", "K10", "L11", "M12", "undo:2", "N13", "resign", "zz",
+            ],
+        );
         let names: Vec<String> = a.iter().map(Action::to_string).collect();
-        assert_eq!(names, ["H8", "K10"]);
-        assert!(final_actions(15, ["undo", "undo"]).is_empty());
+        assert_eq!(names, ["H8", "K10", "N13"]);
+        assert!(final_actions(15, ["H8", "undo:5", "undo:x", "undo"]).is_empty());
+        assert_eq!(final_actions(15, ["H8", "undo:0", "draw"]).len(), 1);
     }
 
     #[test]
@@ -721,12 +732,8 @@ mod tests {
             rated_outcome(three, true, &seats(), t.clone(), w),
             Err(Unrated::Multiplayer)
         );
-        // Five each, then a sixth taken back: still too short.
-        let short: Vec<&str> = TWELVE
-            .split(' ')
-            .take(11)
-            .chain(["undo", "resign"])
-            .collect();
+        // Six each, then the last two taken back: five each, too short.
+        let short: Vec<&str> = TWELVE.split(' ').chain(["undo:2", "resign"]).collect();
         assert_eq!(
             rated_outcome(g, true, &seats(), short, w),
             Err(Unrated::TooShort { fewest: 5 })

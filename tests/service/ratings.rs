@@ -490,7 +490,7 @@ async fn agreed_draws_and_timeouts_ending_in_append_action_are_rated_and_take_ba
     // Six stones each, but seat 2's sixth is taken back: five stones, the game does not count.
     let (g, one, two) = start(svc, GUILD, alice(), bob(), "gomoku-standard", true).await;
     play_all(svc, g.id, [&one, &two], twelve).await;
-    append(svc, g.id, 13, 1, "undo", None).await;
+    append(svc, g.id, 13, 1, "undo:1", None).await;
     let resign = GameResult {
         winners: Colours::one(2),
         reason: ResultReason::Resignation { seat: 1 },
