@@ -12,6 +12,8 @@
 //!   another) exactly one gets ply N and the other gets [`ServiceError::PositionChanged`].
 //! - Positions are rebuilt from the move log with the rules core; the cache of loaded
 //!   games is only an optimisation and is rebuilt from the database after a restart.
+//! - Preferences and guild settings read from the database are reused for 10 seconds:
+//!   changes made through this service show at once, another process's within that time.
 //!
 //! # Seats
 //! Who sits where is drawn at random when a game starts (two-player challenges too: seat 1
@@ -27,6 +29,7 @@
 
 mod clock;
 mod error;
+mod memo;
 mod view;
 
 use std::collections::HashMap;
@@ -54,6 +57,7 @@ use crate::store::{
     AppendError, GameMeta, NewAction, NewChallenge, SeatRow, Seated, Store, StoreOptions,
     StoredGame,
 };
+use memo::Memo;
 
 /// The record token of a resignation in the move log.
 const RESIGN: &str = "resign";
@@ -207,7 +211,17 @@ pub struct Service {
     /// One lock (and cache entry) per game in play; finished games leave it.
     slots: Mutex<HashMap<GameId, Slot>>,
     rng: Mutex<StdRng>,
+    /// Preferences and guild settings read lately: each interaction reads them, several
+    /// times, and sqlx round trips are much of a move's cost under load.
+    prefs: Memo<UserId, Preferences>,
+    settings: Memo<GuildId, GuildSettings>,
 }
+
+/// How long preferences and guild settings read from the database are reused. Writes
+/// through this service are seen at once; another process's, after this at most.
+const SETTINGS_TTL: Duration = Duration::from_secs(10);
+/// How many users' preferences, and how many guilds' settings, are kept at most.
+const SETTINGS_KEPT: usize = 10_000;
 
 impl std::fmt::Debug for Service {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -230,6 +244,8 @@ impl Service {
             config,
             slots: Mutex::new(HashMap::new()),
             rng: Mutex::new(rng),
+            prefs: Memo::new(SETTINGS_TTL, SETTINGS_KEPT),
+            settings: Memo::new(SETTINGS_TTL, SETTINGS_KEPT),
         }
     }
 
@@ -313,7 +329,13 @@ impl Service {
     /// # Errors
     /// [`ServiceError::Storage`].
     pub async fn preferences(&self, user: UserId) -> Result<Preferences, ServiceError> {
-        Ok(self.store.preferences(user).await?.unwrap_or_default())
+        let ticket = match self.prefs.get(user) {
+            Ok(p) => return Ok(p),
+            Err(ticket) => ticket,
+        };
+        let prefs = self.store.preferences(user).await?.unwrap_or_default();
+        self.prefs.put_read(user, prefs.clone(), ticket);
+        Ok(prefs)
     }
 
     /// Saves a user's preferences (an empty language means "follow the client").
@@ -329,7 +351,10 @@ impl Service {
             .language
             .map(|l| l.trim().to_string())
             .filter(|l| !l.is_empty());
-        self.store.put_preferences(user, &prefs, self.now()).await?;
+        let written = self.store.put_preferences(user, &prefs, self.now()).await;
+        // Whatever happened, the next read asks the database.
+        self.prefs.forget(user);
+        written?;
         Ok(prefs)
     }
 
@@ -338,7 +363,13 @@ impl Service {
     /// # Errors
     /// [`ServiceError::Storage`].
     pub async fn guild_settings(&self, guild: GuildId) -> Result<GuildSettings, ServiceError> {
-        Ok(self.store.guild_settings(guild).await?.unwrap_or_default())
+        let ticket = match self.settings.get(guild) {
+            Ok(s) => return Ok(s),
+            Err(ticket) => ticket,
+        };
+        let settings = self.store.guild_settings(guild).await?.unwrap_or_default();
+        self.settings.put_read(guild, settings.clone(), ticket);
+        Ok(settings)
     }
 
     /// Saves a guild's settings.
@@ -355,9 +386,13 @@ impl Service {
             .locale
             .map(|l| l.trim().to_string())
             .filter(|l| !l.is_empty());
-        self.store
+        let written = self
+            .store
             .put_guild_settings(guild, &settings, self.now())
-            .await?;
+            .await;
+        // Whatever happened, the next read asks the database.
+        self.settings.forget(guild);
+        written?;
         Ok(settings)
     }
 
