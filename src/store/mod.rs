@@ -11,6 +11,7 @@
 //! acting on it.
 
 mod model;
+mod offers;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -28,6 +29,7 @@ pub use model::{
     UserInfo,
 };
 use model::{colours_from_mask, colours_to_mask};
+pub use offers::{Offer, OfferId, OfferInsert, OfferKind, OfferStatus};
 
 use crate::rules::RuleSet;
 
