@@ -28,30 +28,32 @@ pub fn all() -> Vec<poise::Command<super::Data, Error>> {
         prefs(),
         settings(),
         export(),
+        super::offers::undo(),
+        super::offers::draw(),
     ]
 }
 
 /// The interaction behind a slash command.
-fn interaction<'a>(ctx: Context<'a>) -> Option<&'a serenity::CommandInteraction> {
+pub(super) fn interaction<'a>(ctx: Context<'a>) -> Option<&'a serenity::CommandInteraction> {
     match ctx {
         poise::Context::Application(app) => Some(app.interaction),
         poise::Context::Prefix(_) => None,
     }
 }
 
-fn actor_of(ctx: Context<'_>) -> Option<Actor> {
+pub(super) fn actor_of(ctx: Context<'_>) -> Option<Actor> {
     let guild = ctx.guild_id()?;
     let member = interaction(ctx).and_then(|i| i.member.as_deref());
     Some(actor(guild, ctx.channel_id(), ctx.author(), member))
 }
 
-async fn private_lang(ctx: Context<'_>) -> Lang {
+pub(super) async fn private_lang(ctx: Context<'_>) -> Lang {
     ctx.data()
         .private_lang(UserId(ctx.author().id.get()), ctx.locale().unwrap_or("en"))
         .await
 }
 
-async fn public_lang(ctx: Context<'_>) -> Lang {
+pub(super) async fn public_lang(ctx: Context<'_>) -> Lang {
     let guild = GuildId(ctx.guild_id().map_or(0, |g| g.get()));
     let guild_locale = interaction(ctx).and_then(|i| i.guild_locale.as_deref());
     ctx.data().public_lang(guild, guild_locale).await
@@ -67,12 +69,12 @@ async fn say_private(ctx: Context<'_>, text: String) -> Result<(), Error> {
     Ok(())
 }
 
-async fn say_error(ctx: Context<'_>, e: &ServiceError) -> Result<(), Error> {
+pub(super) async fn say_error(ctx: Context<'_>, e: &ServiceError) -> Result<(), Error> {
     let lang = private_lang(ctx).await;
     say_private(ctx, error_text(&ctx.data().i18n, lang, e)).await
 }
 
-fn origin(ctx: Context<'_>) -> Origin {
+pub(super) fn origin(ctx: Context<'_>) -> Origin {
     let (limit, locale) = interaction(ctx).map_or((8 << 20, None), |i| {
         (i.attachment_size_limit, i.guild_locale.clone())
     });
@@ -489,7 +491,10 @@ fn typed_option(ctx: Context<'_>, name: &str) -> Option<serenity::CommandDataOpt
         .map(|o| o.value.clone())
 }
 
-async fn autocomplete_game(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+pub(super) async fn autocomplete_game(
+    ctx: Context<'_>,
+    partial: &str,
+) -> CreateAutocompleteResponse {
     let Some(actor) = actor_of(ctx) else {
         return CreateAutocompleteResponse::new();
     };
