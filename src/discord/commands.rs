@@ -453,7 +453,8 @@ pub async fn challenge(
         Err(e) => return say_error(ctx, &e).await,
     };
     let lang = public_lang(ctx).await;
-    let message = post::challenge_message(data, lang, &challenge);
+    let mut message = post::challenge_message(data, lang, &challenge);
+    let direct = super::offers::challenge_pings(data, &mut message, &challenge).await;
     let handle = ctx
         .send(
             CreateReply::default()
@@ -478,6 +479,7 @@ pub async fn challenge(
         }
         Err(e) => tracing::warn!(%e, "could not read back the challenge message"),
     }
+    super::offers::challenge_dms(ctx.http(), data, &direct, &actor, &challenge).await;
     Ok(())
 }
 

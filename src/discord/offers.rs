@@ -27,8 +27,8 @@ use super::{Context, Data, Error};
 use crate::i18n::{I18n, Lang};
 use crate::rules::Action;
 use crate::service::{
-    Actor, ChannelId, GameId, GameView, MessageId, Notify, Offer, OfferError, OfferId, OfferKind,
-    OfferMade, OfferStatus, Outcome, ServiceError, UserId,
+    Actor, Challenge, ChannelId, GameId, GameView, MessageId, Notify, Offer, OfferError, OfferId,
+    OfferKind, OfferMade, OfferStatus, Outcome, ServiceError, UserId,
 };
 
 const PREFIX: &str = "gb";
@@ -221,6 +221,34 @@ async fn send_dms(
             warn!(%e, user = u.0, "could not send a direct message about an offer");
         }
     }
+}
+
+/// Applies the challenged member's ping preference to a challenge message (no mention
+/// when they chose no pings); returns who also wants a direct message.
+pub(super) async fn challenge_pings(
+    data: &Data,
+    message: &mut post::Outgoing,
+    c: &Challenge,
+) -> Vec<UserId> {
+    let named: Vec<UserId> = c.opponent.into_iter().collect();
+    let (mentioned, direct) = ping_plan(data, &named).await;
+    message.mentions = allowed(&mentioned);
+    direct
+}
+
+/// Tells the challenged member by direct message, when they asked for that. Best effort.
+pub(super) async fn challenge_dms(
+    http: &serenity::Http,
+    data: &Data,
+    direct: &[UserId],
+    actor: &Actor,
+    c: &Challenge,
+) {
+    let args = [
+        ("player", actor.user.name.clone()),
+        ("place", format!("<#{}>", c.channel.0)),
+    ];
+    send_dms(http, data, direct, "dm-challenge", &args).await;
 }
 
 /// The public text of an open offer; answerers are mentioned when `mentioned` holds them.

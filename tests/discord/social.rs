@@ -372,3 +372,55 @@ async fn offers_and_rematches_ping_by_preference() {
     fake.assert_all_requests_valid();
     bot.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_pings_the_challenged_member_by_preference() {
+    let dir = tempfile::tempdir().unwrap();
+    let (fake, bot) = connected(dir.path()).await;
+    let alice = fake.add_user("alice");
+    let quiet = fake.add_user("quiet");
+    let remote = fake.add_user("remote");
+    for (user, choice) in [(&quiet, 2), (&remote, 1)] {
+        let prefs = fake
+            .send(SlashCommand::new("prefs").by(user).integer("pings", choice))
+            .await;
+        fake.next_request(&Req::callback(&prefs)).await;
+    }
+    let sent = fake
+        .send(
+            SlashCommand::new("challenge")
+                .by(&alice)
+                .user("opponent", &quiet),
+        )
+        .await;
+    let answer = fake.next_request(&Req::callback(&sent)).await;
+    assert!(allowed_users(&answer).is_empty(), "{}", answer.summary());
+    let sent = fake
+        .send(
+            SlashCommand::new("challenge")
+                .by(&alice)
+                .user("opponent", &remote),
+        )
+        .await;
+    let answer = fake.next_request(&Req::callback(&sent)).await;
+    assert_eq!(allowed_users(&answer), vec![remote.id]);
+    let dm = fake
+        .next_request(
+            &Req::post("/channels/*/messages")
+                .matching(|r| content(r).contains("challenges you to a game")),
+        )
+        .await;
+    assert!(
+        content(&dm).contains(&format!("<#{}>", fake.channel_id())),
+        "{}",
+        content(&dm)
+    );
+    let opened: Vec<Value> = fake
+        .requests_matching(&Req::post("/users/@me/channels"))
+        .iter()
+        .map(|r| r.json_or_null()["recipient_id"].clone())
+        .collect();
+    assert_eq!(opened, vec![Value::String(remote.id.to_string())]);
+    fake.assert_all_requests_valid();
+    bot.shutdown().await;
+}

@@ -27,6 +27,7 @@ dm-offer-draw = { $player } offers a draw in game #{ $id }: { $place }
 rematch-lead = Rematch of game #{ $id }, with the seats swapped.
 rematch-posted = Your rematch proposal is in { $place }.
 dm-rematch = { $player } proposes a rematch of game #{ $id }: { $place }
+dm-challenge = { $player } challenges you to a game: { $place }
 
 err-offer-no-such = That offer no longer exists.
 err-offer-not-yours = Only the other players of this game can answer this offer.

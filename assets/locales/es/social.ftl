@@ -27,6 +27,7 @@ dm-offer-draw = { $player } ofrece tablas en la partida #{ $id }: { $place }
 rematch-lead = Revancha de la partida #{ $id }, con los puestos intercambiados.
 rematch-posted = Tu propuesta de revancha está en { $place }.
 dm-rematch = { $player } propone la revancha de la partida #{ $id }: { $place }
+dm-challenge = { $player } te desafía a una partida: { $place }
 
 err-offer-no-such = Esa oferta ya no existe.
 err-offer-not-yours = Solo los otros jugadores de esta partida pueden responder a esta oferta.

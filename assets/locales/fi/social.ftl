@@ -27,6 +27,7 @@ dm-offer-draw = { $player } tarjoaa tasapeliä pelissä #{ $id }: { $place }
 rematch-lead = Uusintaottelu pelille #{ $id }, paikat vaihdettuina.
 rematch-posted = Uusintaotteluehdotuksesi on kanavalla { $place }.
 dm-rematch = { $player } ehdottaa uusintaottelua pelille #{ $id }: { $place }
+dm-challenge = { $player } haastaa sinut peliin: { $place }
 
 err-offer-no-such = Sitä tarjousta ei enää ole.
 err-offer-not-yours = Vain tämän pelin muut pelaajat voivat vastata tähän tarjoukseen.
