@@ -7,7 +7,7 @@ use serenity::all::{ChannelId, MessageId};
 
 use crate::bot::{button_ids, connected, content, is_ephemeral, mentions, play, start_two_player};
 use crate::support::fake_discord::{
-    Click, FakeDiscord, RecordedRequest, Req, SlashCommand, TestUser, message_id,
+    Click, ErrorAnswer, FakeDiscord, RecordedRequest, Req, SlashCommand, TestUser, message_id,
 };
 
 /// The user ids a request allows to be pinged.
@@ -201,6 +201,26 @@ async fn declined_and_lapsed_offers_lose_their_buttons() {
     // Nothing was drawn: the game goes on.
     let (_, next) = play(&fake, first, started.thread, "J9").await;
     assert!(!is_ephemeral(&next), "{}", content(&next));
+    // When striking fails (Discord hiccups), the first click on the lapsed offer strikes it.
+    let (_, undo, ids) = offer(&fake, first, started.thread, "undo").await;
+    let strike = Req::patch(&format!("/channels/{}/messages/{undo}", started.thread));
+    fake.fail_once(strike.clone(), ErrorAnswer::unknown_message());
+    play(&fake, second, started.thread, "B1").await;
+    assert!(fake.next_request(&strike).await.status >= 400);
+    assert!(!button_ids(&fake.message(undo).unwrap()).is_empty());
+    let (_, stale) = click(&fake, second, undo, &find(&ids, "gb:oy:"), true).await;
+    assert!(
+        is_ephemeral(&stale) && content(&stale).contains("expired"),
+        "{}",
+        content(&stale)
+    );
+    let edit = fake.next_request(&strike).await;
+    assert!(
+        content(&edit).contains("offer expired"),
+        "{}",
+        content(&edit)
+    );
+    assert!(button_ids(&fake.message(undo).unwrap()).is_empty());
     fake.assert_all_requests_valid();
     bot.shutdown().await;
 }
