@@ -493,3 +493,115 @@ async fn a_declined_or_expired_rematch_can_be_proposed_again_and_three_players_h
         OfferError::RematchTwoPlayersOnly
     );
 }
+
+/// One step of a random game: play the `pick`-th legal action, then maybe have the player who
+/// just acted (`undo_mover`) or the other one (`undo_other`) ask for a take-back, accepted.
+#[derive(Clone, Debug)]
+struct Step {
+    pick: usize,
+    undo_mover: bool,
+    undo_other: bool,
+}
+
+fn steps() -> impl proptest::strategy::Strategy<Value = Vec<Step>> {
+    use proptest::prelude::*;
+    prop::collection::vec(
+        (
+            any::<usize>(),
+            prop::bool::weighted(0.25),
+            prop::bool::weighted(0.15),
+        )
+            .prop_map(|(pick, undo_mover, undo_other)| Step {
+                pick,
+                undo_mover,
+                undo_other,
+            }),
+        1..30,
+    )
+}
+
+/// The model of a take-back by `seat`: the record cut back to before that seat's last action.
+fn model_take_back(game: &gomoku_bot::rules::Game, seat: u8) -> Option<gomoku_bot::rules::Game> {
+    use gomoku_bot::rules::Game;
+    let mut replay = Game::new(*game.rules());
+    let mut cut = None;
+    for (i, a) in game.record().iter().enumerate() {
+        if replay.seat_to_act() == Some(seat) {
+            cut = Some(i);
+        }
+        replay.apply(*a).ok()?;
+    }
+    Game::from_record(*game.rules(), &game.record()[..cut?]).ok()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 10, ..Default::default() })]
+
+    /// Whatever moves and take-backs happen, the service's position is the rules core's
+    /// position for the record without the taken-back actions (stones, captures, turn), and
+    /// a restart rebuilds exactly the same game from the append-only log.
+    #[test]
+    fn take_backs_leave_the_position_of_the_shortened_record(
+        spec in proptest::sample::select(vec![
+            "pente size=9 opening=none",
+            "keryo size=9 opening=none",
+            "pente size=9 opening=swap2",
+        ]),
+        script in steps(),
+    ) {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async {
+            let mut env = Env::new().await;
+            let (view, first, second) = start_two(&env.svc, spec).await;
+            let actor = |seat: u8| if seat == 1 { first.clone() } else { second.clone() };
+            let mut current = view;
+            for step in &script {
+                let Some(mover) = current.game.seat_to_act() else { break };
+                if current.is_over() {
+                    break;
+                }
+                let legal = current.game.legal_actions();
+                let action = legal[step.pick % legal.len()];
+                current = env
+                    .svc
+                    .play(&actor(mover), Some(current.id), action, Some(current.ply))
+                    .await
+                    .unwrap()
+                    .view;
+                if current.is_over() {
+                    break;
+                }
+                for (wanted, asker) in [(step.undo_mover, mover), (step.undo_other, 3 - mover)] {
+                    if !wanted {
+                        continue;
+                    }
+                    let expected = model_take_back(&current.game, asker);
+                    let made = env.svc.offer_undo(&actor(asker), Some(current.id)).await;
+                    let Some(expected) = expected else {
+                        assert_eq!(
+                            made.unwrap_err(),
+                            ServiceError::Offer(OfferError::NothingToUndo)
+                        );
+                        continue;
+                    };
+                    let made = made.unwrap();
+                    let answered = env
+                        .svc
+                        .answer_offer(&actor(3 - asker), made.offer.id, true)
+                        .await
+                        .unwrap();
+                    current = answered.view;
+                    assert_eq!(current.game.record(), expected.record());
+                    assert_eq!(current.game.stones(), expected.stones());
+                    assert_eq!(current.game.captured(), expected.captured());
+                    assert_eq!(current.game.seat_to_act(), expected.seat_to_act());
+                    assert_eq!(current.game.phase(), expected.phase());
+                    assert_eq!(current.game.seat_to_act(), Some(asker));
+                }
+            }
+            env.restart().await;
+            let rebuilt = env.svc.game(GuildId(GUILD), current.id).await.unwrap();
+            assert_eq!(rebuilt, current);
+        });
+    }
+}
