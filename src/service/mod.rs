@@ -24,6 +24,12 @@
 //! on without the resigning player would need the rules core to skip a colour, which it
 //! does not; ending the game keeps every record replayable.) The resignation is the last
 //! row of the move log (`resign`).
+//!
+//! # Take-backs, draws and rematches
+//! Accepted take-backs are appended as `undo:N` rows (N actions taken back, replayed with the
+//! rules core's `Game::undo`) and agreed draws as a final `draw` row; offers live in their own
+//! table and lapse once the game is past the ply they were made at. Details in
+//! `src/service/offers.rs`.
 
 mod clock;
 mod error;

@@ -145,6 +145,29 @@ async fn a_take_back_is_answered_by_the_opponent_only_and_reposts_the_board() {
         "{}",
         content(&late)
     );
+    // An offer made from another channel goes to the game's thread; the author is told where.
+    let sent = fake
+        .send(SlashCommand::new("draw").by(second).integer("game", 1))
+        .await;
+    let ack = fake.next_request(&Req::callback(&sent)).await;
+    assert!(
+        is_ephemeral(&ack) && content(&ack).contains(&format!("<#{}>", started.thread)),
+        "{}",
+        content(&ack)
+    );
+    let posted = fake
+        .next_request(&Req::post(&format!(
+            "/channels/{}/messages",
+            started.thread
+        )))
+        .await;
+    assert!(
+        content(&posted).contains("offers a draw"),
+        "{}",
+        content(&posted)
+    );
+    assert_eq!(mentions(&content(&posted)), vec![first.id]);
+    assert_eq!(button_ids(&posted.json_or_null()).len(), 2);
     fake.assert_all_requests_valid();
     bot.shutdown().await;
 }
