@@ -467,3 +467,85 @@ async fn a_challenge_pings_the_challenged_member_by_preference() {
     fake.assert_all_requests_valid();
     bot.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_three_player_take_back_waits_for_both_others_and_draws_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (fake, bot) = connected(dir.path()).await;
+    let users = [
+        fake.add_user("ann"),
+        fake.add_user("ben"),
+        fake.add_user("cid"),
+    ];
+    let sent = fake
+        .send(
+            SlashCommand::new("challenge")
+                .by(&users[0])
+                .integer("game", 0)
+                .integer("players", 1),
+        )
+        .await;
+    let answer = fake.next_request(&Req::callback(&sent)).await;
+    let lobby = message_id(&fake.original_message(&sent).unwrap());
+    let join = find(&button_ids(&answer.json_or_null()), "gb:join:");
+    click(&fake, &users[1], lobby, &join, true).await;
+    click(&fake, &users[2], lobby, &join, true).await;
+    let thread_req = fake
+        .next_request(&Req::post("/channels/*/messages/*/threads"))
+        .await;
+    let thread = ChannelId::new(
+        thread_req.response.as_ref().unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap(),
+    );
+    let board = fake
+        .next_request(&Req::post(&format!("/channels/{thread}/messages")))
+        .await;
+    let by_id = |id: u64| users.iter().find(|u| u.id == id).unwrap().clone();
+    let seat1 = by_id(mentions(&content(&board))[0]);
+    let (_, after) = play(&fake, &seat1, thread, "H8").await;
+    let seat2 = by_id(mentions(&content(&after))[0]);
+    let seat3 = users
+        .iter()
+        .find(|u| u.id != seat1.id && u.id != seat2.id)
+        .unwrap()
+        .clone();
+    // No draws with three players.
+    let sent = fake
+        .send(SlashCommand::new("draw").by(&seat2).in_channel(thread))
+        .await;
+    let refused = fake.next_request(&Req::callback(&sent)).await;
+    assert!(
+        is_ephemeral(&refused) && content(&refused).contains("two-player"),
+        "{}",
+        content(&refused)
+    );
+    // A take-back asks both others; the first acceptance keeps the buttons.
+    let (answer, message, ids) = offer(&fake, &seat1, thread, "undo").await;
+    let mut asked = mentions(&content(&answer));
+    asked.sort_unstable();
+    let mut others = vec![seat2.id, seat3.id];
+    others.sort_unstable();
+    assert_eq!(asked, others, "{}", content(&answer));
+    let accept = find(&ids, "gb:oy:");
+    let (_, update) = click(&fake, &seat3, message, &accept, true).await;
+    assert!(
+        content(&update).contains(&format!("waiting for **{}**", name(&seat2))),
+        "{}",
+        content(&update)
+    );
+    assert_eq!(button_ids(&fake.message(message).unwrap()).len(), 2);
+    let (sent, update) = click(&fake, &seat2, message, &accept, true).await;
+    assert!(button_ids(&update.json_or_null()).is_empty());
+    let board = fake.next_request(&Req::followup(&sent)).await;
+    assert!(
+        content(&board).contains("H8 taken back"),
+        "{}",
+        content(&board)
+    );
+    assert_eq!(mentions(&content(&board)), vec![seat1.id]);
+    fake.assert_all_requests_valid();
+    bot.shutdown().await;
+}
