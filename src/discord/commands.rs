@@ -28,30 +28,32 @@ pub fn all() -> Vec<poise::Command<super::Data, Error>> {
         prefs(),
         settings(),
         export(),
+        super::offers::undo(),
+        super::offers::draw(),
     ]
 }
 
 /// The interaction behind a slash command.
-fn interaction<'a>(ctx: Context<'a>) -> Option<&'a serenity::CommandInteraction> {
+pub(super) fn interaction<'a>(ctx: Context<'a>) -> Option<&'a serenity::CommandInteraction> {
     match ctx {
         poise::Context::Application(app) => Some(app.interaction),
         poise::Context::Prefix(_) => None,
     }
 }
 
-fn actor_of(ctx: Context<'_>) -> Option<Actor> {
+pub(super) fn actor_of(ctx: Context<'_>) -> Option<Actor> {
     let guild = ctx.guild_id()?;
     let member = interaction(ctx).and_then(|i| i.member.as_deref());
     Some(actor(guild, ctx.channel_id(), ctx.author(), member))
 }
 
-async fn private_lang(ctx: Context<'_>) -> Lang {
+pub(super) async fn private_lang(ctx: Context<'_>) -> Lang {
     ctx.data()
         .private_lang(UserId(ctx.author().id.get()), ctx.locale().unwrap_or("en"))
         .await
 }
 
-async fn public_lang(ctx: Context<'_>) -> Lang {
+pub(super) async fn public_lang(ctx: Context<'_>) -> Lang {
     let guild = GuildId(ctx.guild_id().map_or(0, |g| g.get()));
     let guild_locale = interaction(ctx).and_then(|i| i.guild_locale.as_deref());
     ctx.data().public_lang(guild, guild_locale).await
@@ -67,12 +69,12 @@ async fn say_private(ctx: Context<'_>, text: String) -> Result<(), Error> {
     Ok(())
 }
 
-async fn say_error(ctx: Context<'_>, e: &ServiceError) -> Result<(), Error> {
+pub(super) async fn say_error(ctx: Context<'_>, e: &ServiceError) -> Result<(), Error> {
     let lang = private_lang(ctx).await;
     say_private(ctx, error_text(&ctx.data().i18n, lang, e)).await
 }
 
-fn origin(ctx: Context<'_>) -> Origin {
+pub(super) fn origin(ctx: Context<'_>) -> Origin {
     let (limit, locale) = interaction(ctx).map_or((8 << 20, None), |i| {
         (i.attachment_size_limit, i.guild_locale.clone())
     });
@@ -451,7 +453,8 @@ pub async fn challenge(
         Err(e) => return say_error(ctx, &e).await,
     };
     let lang = public_lang(ctx).await;
-    let message = post::challenge_message(data, lang, &challenge);
+    let mut message = post::challenge_message(data, lang, &challenge);
+    let direct = super::offers::challenge_pings(data, &mut message, &challenge).await;
     let handle = ctx
         .send(
             CreateReply::default()
@@ -476,6 +479,7 @@ pub async fn challenge(
         }
         Err(e) => tracing::warn!(%e, "could not read back the challenge message"),
     }
+    super::offers::challenge_dms(ctx.http(), data, &direct, &actor, &challenge).await;
     Ok(())
 }
 
@@ -489,7 +493,10 @@ fn typed_option(ctx: Context<'_>, name: &str) -> Option<serenity::CommandDataOpt
         .map(|o| o.value.clone())
 }
 
-async fn autocomplete_game(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+pub(super) async fn autocomplete_game(
+    ctx: Context<'_>,
+    partial: &str,
+) -> CreateAutocompleteResponse {
     let Some(actor) = actor_of(ctx) else {
         return CreateAutocompleteResponse::new();
     };

@@ -26,10 +26,17 @@
 //! on without the resigning player would need the rules core to skip a colour, which it
 //! does not; ending the game keeps every record replayable.) The resignation is the last
 //! row of the move log (`resign`).
+//!
+//! # Take-backs, draws and rematches
+//! Accepted take-backs are appended as `undo:N` rows (N actions taken back, replayed with the
+//! rules core's `Game::undo`) and agreed draws as a final `draw` row; offers live in their own
+//! table and lapse once the game is past the ply they were made at. Details in
+//! `src/service/offers.rs`.
 
 mod clock;
 mod error;
 mod memo;
+mod offers;
 mod view;
 
 use std::collections::HashMap;
@@ -42,14 +49,15 @@ use rand::seq::SliceRandom;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
+pub use offers::{Answered, OfferError, OfferMade, Outcome};
 pub use view::{
     Acceptance, Actor, ChallengeRequest, GameSummary, GameView, Played, PlayerEntry, SeatView,
 };
 
 pub use crate::store::{
     Challenge, ChallengeId, ChallengeStatus, ChannelId, GameId, GameResult, GameStatus, GuildId,
-    GuildSettings, MessageId, Notify, Preferences, ResultReason, StorageError, StorageErrorKind,
-    TimeControl, Timestamp, UserId, UserInfo,
+    GuildSettings, MessageId, Notify, Offer, OfferId, OfferKind, OfferStatus, Preferences,
+    ResultReason, StorageError, StorageErrorKind, TimeControl, Timestamp, UserId, UserInfo,
 };
 
 use crate::rules::{Action, Colours, Game, Status};
@@ -112,12 +120,22 @@ impl Loaded {
                     i + 1
                 )));
             }
-            if row.token == RESIGN {
+            if row.token == RESIGN || row.token == offers::DRAW {
                 if i + 1 != actions.len() {
                     return Err(corrupt(format!(
                         "a move follows the resignation at ply {}",
                         row.ply
                     )));
+                }
+                continue;
+            }
+            // A take-back: the rules core restores the exact earlier position.
+            if let Some(n) = offers::undo_count(&row.token) {
+                if n == 0 || n > game.record().len() {
+                    return Err(corrupt(format!("ply {}: cannot take back {n}", row.ply)));
+                }
+                for _ in 0..n {
+                    game.undo();
                 }
                 continue;
             }
@@ -562,7 +580,7 @@ impl Service {
         if c.free_seats() == 0 {
             return Err(ServiceError::LobbyFull);
         }
-        let order = self.seat_order(c.rules.players);
+        let order = self.seat_order_for(&c).await?;
         match self.store.take_seat(id, &actor.user, now, &order).await? {
             Seated::Waiting => Ok(Acceptance {
                 challenge: self.challenge_info(actor.guild, id).await?,

@@ -11,6 +11,7 @@
 //! acting on it.
 
 mod model;
+mod offers;
 
 use std::str::FromStr;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -29,6 +30,7 @@ pub use model::{
     UserInfo,
 };
 use model::{colours_from_mask, colours_to_mask};
+pub use offers::{Offer, OfferId, OfferInsert, OfferKind, OfferStatus};
 
 use crate::rules::RuleSet;
 

@@ -10,3 +10,4 @@ mod fixtures;
 mod harness;
 mod scenarios;
 mod smoke;
+mod social;

@@ -141,6 +141,8 @@ async fn migrations_apply_to_an_empty_database_and_are_idempotent() {
             "guild_settings",
             "members",
             "moves",
+            "offers",
+            "rematches",
             "user_preferences"
         ]
     );

@@ -7,3 +7,4 @@ mod durability;
 mod flows;
 mod migrations;
 mod model;
+mod social;
