@@ -305,7 +305,13 @@ async fn refuse_challenge_click(
     use crate::service::ServiceError::{ChallengeClosed, ChallengeExpired};
     if matches!(e, ChallengeExpired | ChallengeClosed(_)) && !shows_no_buttons(click) {
         let guild = crate::service::GuildId(click.guild_id.map_or(0, |g| g.get()));
-        if let Ok(c) = data.service.challenge_info(guild, id).await {
+        if let Ok(mut c) = data.service.challenge_info(guild, id).await {
+            // The clicked message is the challenge's, even if the click came before the
+            // bot had recorded where its message is.
+            c.message = Some((
+                crate::service::ChannelId(click.message.channel_id.get()),
+                crate::service::MessageId(click.message.id.get()),
+            ));
             post::show_closed_challenge(&ctx.http, &data.service, &data.i18n, &c).await;
         }
     }
