@@ -93,19 +93,26 @@ const ANSWER_TIMEOUT: Duration = Duration::from_secs(10);
 /// down a column they alternate, and along both diagonals runs are at most two long, so no
 /// one ever gets five in a row (Gomoku without captures) and a game lasts as long as the
 /// board has room: about 180 moves per colour. Points closest to the centre come first, as
-/// in real games; the order is deterministic.
+/// in real games, give or take a few rows of the board in an order of the game's own, so
+/// that no two games show the same rows of stones (the board pictures' band cache would
+/// otherwise find most of a game's picture in the other games'). The order is
+/// deterministic.
 fn playing_order(game: usize) -> [Vec<String>; 2] {
     let centre = i32::from(SIZE / 2);
-    let mut points: Vec<(i32, u8, u8)> = (0..SIZE)
+    let mut points: Vec<(i32, u64, u8, u8)> = (0..SIZE)
         .flat_map(|x| (0..SIZE).map(move |y| (x, y)))
         .map(|(x, y)| {
             let (dx, dy) = (i32::from(x) - centre, i32::from(y) - centre);
-            (dx * dx + dy * dy, x, y)
+            let tie = (game as u64 + 1)
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .wrapping_add(u64::from(x) << 8 | u64::from(y))
+                .wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            (dx * dx + dy * dy + (tie >> 32) as i32 % 24, tie >> 32, x, y)
         })
         .collect();
     points.sort_unstable();
     let mut colours = [Vec::new(), Vec::new()];
-    for (_, x, y) in points {
+    for (_, _, x, y) in points {
         let colour = ((usize::from(x) + 2 * usize::from(y) + game) % 4) / 2;
         let name = Point::new(x, y, SIZE).expect("on the board").name();
         colours[colour].push(name);
@@ -735,6 +742,14 @@ async fn bench(plies: usize, durability: Durability) {
         mb(fake_record),
         mb(after.heap - fake_record),
         mb(after.rss - fake_record)
+    );
+    let bands = gomoku_bot::render::png_cache_stats();
+    println!(
+        "  the PNG band cache (part of that heap): {} bands, {} MB; {} of {} bands found",
+        bands.entries,
+        mb(bands.bytes as f64),
+        bands.hits,
+        bands.hits + bands.misses
     );
     if !others.is_empty() {
         println!("requests other than interaction callbacks during the moves:");

@@ -1,20 +1,63 @@
 //! Board picture speed: drawing plus PNG encoding against PNG encoding alone.
 //!
-//! `cargo bench --bench render`. The figure that counts is the ratio of
-//! `render_png/pente_19x19_90_stones` to `encode_only/same_picture`, measured in one run.
+//! `cargo bench --bench render`. PNGs are deflated in bands that a shared cache keeps
+//! (`src/render/deflate.rs`), so what a picture costs depends on what was encoded before:
+//! - `encode_cold`: PNG-encoding an already drawn picture with nothing to reuse (every band
+//!   deflated), the cost of encoding an image of that size from scratch;
+//! - `render_png/next_move`: the bot's path, drawing and encoding a position when the cache
+//!   holds the pictures before its last two moves and nothing else (the bot posts a game's
+//!   board after every move): only the bands that differ from both are deflated;
+//! - `render_png/same_position`: drawing and encoding a position encoded just before, all
+//!   bands found (drawing, hashing and assembling the file);
+//! - `draw`: drawing alone.
+//!
+//! The issue-3 figure is render plus encode against encoding alone; the honest pair is the
+//! bot's path (`render_png/next_move`) against `encode_cold`, measured in alternation in one
+//! run. Positions: Pente 19x19 games of 100 moves, each picture one of the last 20 moves.
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use gomoku_bot::render::{self, RenderOptions};
-use gomoku_bot::rules::{Preset, RuleSet};
+use gomoku_bot::rules::{Game, Preset, RuleSet};
 use std::hint::black_box;
+use std::time::Instant;
 
 #[path = "../tests/common/mod.rs"]
 mod common;
 
+/// (Positions before the last two moves, position), Pente 19x19 around 90 stones.
+fn transitions() -> Vec<([Game; 2], Game)> {
+    let rules = RuleSet::preset(Preset::Pente);
+    let mut v = Vec::new();
+    for seed in [7, 11, 23] {
+        let game = common::random_game(rules, 100, seed);
+        let record = game.record();
+        let at = |n: usize| Game::from_record(rules, &record[..n]).expect("a replayable game");
+        for n in record.len() - 20..=record.len() {
+            v.push(([at(n - 2), at(n - 1)], at(n)));
+        }
+    }
+    v
+}
+
+/// Empties the cache and encodes the positions before a move, as the bot did.
+fn prime(before: &[Game; 2], names: &[String], opts: &RenderOptions) {
+    render::clear_png_cache();
+    for g in before {
+        render::render_png(g, names, opts);
+    }
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
 fn bench(c: &mut Criterion) {
-    let game = common::random_game(RuleSet::preset(Preset::Pente), 100, 7);
     let names = vec!["Ann".to_string(), "Bo".to_string()];
     let opts = RenderOptions::default();
+
+    // The issue-3 position: its file size and the bands a move changes.
+    let game = common::random_game(RuleSet::preset(Preset::Pente), 100, 7);
     let png = render::render_png(&game, &names, &opts);
     eprintln!(
         "position: {} stones on the board, PNG {} bytes",
@@ -22,55 +65,76 @@ fn bench(c: &mut Criterion) {
         png.len()
     );
 
-    // The same picture, decoded back to palette indices, for encoding alone.
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(png.clone()));
-    decoder.set_transformations(png::Transformations::IDENTITY);
-    let mut reader = decoder.read_info().expect("own PNG decodes");
-    let palette = reader.info().palette.clone().expect("palette PNG").to_vec();
-    let mut indices = vec![0; reader.output_buffer_size().expect("size fits")];
-    let info = reader.next_frame(&mut indices).expect("own PNG decodes");
-    let (w, h) = (info.width, info.height);
-
-    // The machine is shared, so load drifts between criterion's groups. Alongside them,
-    // measure the two in alternation, pair by pair, and report the medians and the median
-    // of the pairwise ratios.
-    let mut draw_and_encode = Vec::new();
-    let mut encode_alone = Vec::new();
-    let mut ratios = Vec::new();
-    for _ in 0..2000 {
-        let t = std::time::Instant::now();
-        black_box(render::render_png(black_box(&game), &names, &opts));
-        let a = t.elapsed().as_secs_f64();
-        let t = std::time::Instant::now();
-        black_box(render::encode_indexed_png(
-            w,
-            h,
-            black_box(&palette),
-            black_box(&indices),
-        ));
-        let b = t.elapsed().as_secs_f64();
-        draw_and_encode.push(a);
-        encode_alone.push(b);
-        ratios.push(a / b);
+    let pairs = transitions();
+    let (mut bytes, mut misses, mut bands) = (0, 0, 0);
+    for (before, after) in &pairs {
+        prime(before, &names, &opts);
+        let s0 = render::png_cache_stats();
+        bytes += render::render_png(after, &names, &opts).len();
+        let s1 = render::png_cache_stats();
+        misses += s1.misses - s0.misses;
+        bands += s1.misses + s1.hits - s0.misses - s0.hits;
     }
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
     eprintln!(
-        "paired, 2000 pairs: render+encode median {:.3} ms, encode alone median {:.3} ms, \
-         median ratio {:.3}",
-        median(&mut draw_and_encode) * 1e3,
-        median(&mut encode_alone) * 1e3,
-        median(&mut ratios)
+        "{} moves: PNG {:.1} KB on average; {:.2} of {:.0} bands deflated per picture",
+        pairs.len(),
+        bytes as f64 / pairs.len() as f64 / 1024.0,
+        misses as f64 / pairs.len() as f64,
+        bands as f64 / pairs.len() as f64,
     );
 
+    // The machine is shared, so load drifts between criterion's groups. Alongside them,
+    // measure the bot's path and the cold encoding in alternation, pair by pair, and report
+    // the medians and the median of the pairwise ratios.
+    let (mut next_move, mut cold, mut same, mut draw, mut ratios) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for i in 0..1500 {
+        let (before, after) = &pairs[i % pairs.len()];
+        prime(before, &names, &opts);
+        let t = Instant::now();
+        black_box(render::render_png(black_box(after), &names, &opts));
+        let a = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        black_box(render::render_png(black_box(after), &names, &opts));
+        same.push(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        let drawn = render::draw_picture(black_box(after), &names, &opts);
+        draw.push(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        black_box(drawn.encode_cold());
+        let b = t.elapsed().as_secs_f64();
+        next_move.push(a);
+        cold.push(b);
+        ratios.push(a / b);
+    }
+    eprintln!(
+        "paired, 1500 moves (medians): render_png next move {:.3} ms, encode cold {:.3} ms, \
+         ratio {:.3}; render_png same position {:.3} ms; draw {:.3} ms",
+        median(&mut next_move) * 1e3,
+        median(&mut cold) * 1e3,
+        median(&mut ratios),
+        median(&mut same) * 1e3,
+        median(&mut draw) * 1e3,
+    );
+
+    let (before, after) = &pairs[pairs.len() - 1];
     let mut group = c.benchmark_group("png_19x19");
-    group.bench_function("render_png/pente_19x19_90_stones", |b| {
+    group.bench_function("render_png/next_move", |b| {
+        b.iter_batched(
+            || prime(before, &names, &opts),
+            |()| render::render_png(black_box(after), black_box(&names), black_box(&opts)),
+            BatchSize::PerIteration,
+        )
+    });
+    group.bench_function("render_png/same_position", |b| {
         b.iter(|| render::render_png(black_box(&game), black_box(&names), black_box(&opts)))
     });
-    group.bench_function("encode_only/same_picture", |b| {
-        b.iter(|| render::encode_indexed_png(w, h, black_box(&palette), black_box(&indices)))
+    let drawn = render::draw_picture(&game, &names, &opts);
+    group.bench_function("encode_cold/same_picture", |b| {
+        b.iter(|| black_box(&drawn).encode_cold())
+    });
+    group.bench_function("draw", |b| {
+        b.iter(|| render::draw_picture(black_box(&game), black_box(&names), black_box(&opts)))
     });
     group.finish();
 

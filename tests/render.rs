@@ -492,6 +492,116 @@ proptest::proptest! {
     }
 }
 
+/// Width, height, palette and indices of a palette PNG, as stored.
+fn decode_indexed(png: &[u8]) -> (u32, u32, Vec<u8>, Vec<u8>) {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(png));
+    decoder.set_transformations(png::Transformations::IDENTITY);
+    let mut reader = decoder.read_info().expect("the PNG decodes");
+    let palette = reader
+        .info()
+        .palette
+        .as_deref()
+        .expect("a palette")
+        .to_vec();
+    let mut idx = vec![0; reader.output_buffer_size().expect("a sane size")];
+    let frame = reader.next_frame(&mut idx).expect("the image data decodes");
+    idx.truncate(frame.buffer_size());
+    (frame.width, frame.height, palette, idx)
+}
+
+/// Checks a board PNG against the picture drawn for it: same size, palette and indices.
+fn assert_holds(png: &[u8], drawn: &render::DrawnPicture) {
+    let (w, h, palette, idx) = decode_indexed(png);
+    assert_eq!((w, h), drawn.dimensions());
+    assert_eq!(palette, drawn.palette());
+    assert!(
+        idx == drawn.indices(),
+        "the PNG's pixels differ from the drawing"
+    );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(10))]
+
+    /// The banded, cached encoding stores exactly the drawn pixels, and the file does not
+    /// depend on what the cache held.
+    #[test]
+    fn board_pngs_hold_exactly_the_drawn_pixels(
+        seed in 0u64..10_000,
+        size in proptest::sample::select(vec![9u8, 13, 15, 19]),
+        preset in proptest::sample::select(vec![Preset::Pente, Preset::Gomoku, Preset::Keryo]),
+        stones in 0usize..150,
+        dark: bool,
+        coordinates: bool,
+        highlight_last: bool,
+    ) {
+        let rules = RuleSet::with_options(preset, &[format!("size={size}")]).unwrap();
+        let g = common::random_game(rules, stones, seed);
+        let opts = RenderOptions {
+            theme: if dark { Theme::Dark } else { Theme::Light },
+            coordinates,
+            highlight_last,
+            labels: Labels::default(),
+        };
+        let n = names(&["Ann", "Bo"]);
+        let drawn = render::draw_picture(&g, &n, &opts);
+        let png = render_png(&g, &n, &opts);
+        assert_holds(&png, &drawn);
+        proptest::prop_assert!(drawn.encode_cold() == png, "cold and cached files differ");
+    }
+}
+
+#[test]
+fn encoding_a_picture_again_reuses_its_bands_and_gives_the_same_file() {
+    let g = common::random_game(RuleSet::preset(Preset::Pente), 80, 3);
+    let n = names(&["Ann", "Bo"]);
+    let opts = RenderOptions::default();
+    let drawn = render::draw_picture(&g, &n, &opts);
+    let first = drawn.encode();
+    let hits = render::png_cache_stats().hits;
+    let second = drawn.encode();
+    // 26 bands: margins, 19 rows of points, the footer's top, 3 rows and bottom.
+    assert!(render::png_cache_stats().hits >= hits + 26);
+    assert_eq!(first, second);
+    assert_eq!(second, drawn.encode_cold());
+    assert_holds(&second, &drawn);
+    let stats = render::png_cache_stats();
+    assert!(stats.entries > 0 && stats.bytes > 0, "{stats:?}");
+    assert!(stats.bytes <= 16 << 20, "{stats:?}");
+}
+
+#[test]
+fn threads_rendering_at_once_get_the_files_a_cold_encoding_gives() {
+    // Each thread follows its own game move by move, as the bot does for many games at once,
+    // so every picture reuses the bands of the one before and of the other games.
+    std::thread::scope(|s| {
+        for t in 0..4u64 {
+            s.spawn(move || {
+                let full = common::random_game(RuleSet::preset(Preset::Pente), 40, 100 + t);
+                let n = names(&["Ann", "Bo"]);
+                let opts = RenderOptions {
+                    theme: if t % 2 == 0 {
+                        Theme::Light
+                    } else {
+                        Theme::Dark
+                    },
+                    ..RenderOptions::default()
+                };
+                for ply in (0..=full.record().len()).step_by(3) {
+                    let rules = *full.rules();
+                    let g = Game::from_record(rules, &full.record()[..ply]).unwrap();
+                    let drawn = render::draw_picture(&g, &n, &opts);
+                    let png = render_png(&g, &n, &opts);
+                    assert!(png == drawn.encode_cold(), "thread {t}, ply {ply}");
+                    if ply % 12 == 0 {
+                        assert_holds(&png, &drawn);
+                    }
+                }
+            });
+        }
+    });
+}
+
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_gomoku-bot"))
 }

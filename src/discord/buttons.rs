@@ -63,6 +63,8 @@ pub enum ButtonAction {
         /// The game.
         game: GameId,
     },
+    /// Answer a take-back or draw offer, or propose a rematch ([`super::offers`]).
+    Social(super::offers::SocialButton),
 }
 
 const PREFIX: &str = "gb";
@@ -84,11 +86,15 @@ impl ButtonAction {
                 format!("{PREFIX}:ok:{}:{ply}:{point}", game.0)
             }
             ButtonAction::Abort { game } => format!("{PREFIX}:no:{}", game.0),
+            ButtonAction::Social(s) => s.custom_id(),
         }
     }
 
     /// Reads a `custom_id`; `None` for anything this bot did not make.
     pub fn parse(id: &str) -> Option<ButtonAction> {
+        if let Some(s) = super::offers::SocialButton::parse(id) {
+            return Some(ButtonAction::Social(s));
+        }
         let mut parts = id.split(':');
         if parts.next()? != PREFIX {
             return None;
@@ -138,7 +144,7 @@ impl ButtonAction {
     }
 }
 
-fn button(action: &ButtonAction, label: String, style: ButtonStyle) -> CreateButton {
+pub(super) fn button(action: &ButtonAction, label: String, style: ButtonStyle) -> CreateButton {
     CreateButton::new(action.custom_id())
         .label(label)
         .style(style)
@@ -247,7 +253,7 @@ pub fn confirm_buttons(
     ])]
 }
 
-async fn reply_private(
+pub(super) async fn reply_private(
     ctx: &serenity::Context,
     click: &serenity::ComponentInteraction,
     text: String,
@@ -299,7 +305,13 @@ async fn refuse_challenge_click(
     use crate::service::ServiceError::{ChallengeClosed, ChallengeExpired};
     if matches!(e, ChallengeExpired | ChallengeClosed(_)) && !shows_no_buttons(click) {
         let guild = crate::service::GuildId(click.guild_id.map_or(0, |g| g.get()));
-        if let Ok(c) = data.service.challenge_info(guild, id).await {
+        if let Ok(mut c) = data.service.challenge_info(guild, id).await {
+            // The clicked message is the challenge's, even if the click came before the
+            // bot had recorded where its message is.
+            c.message = Some((
+                crate::service::ChannelId(click.message.channel_id.get()),
+                crate::service::MessageId(click.message.id.get()),
+            ));
             post::show_closed_challenge(&ctx.http, &data.service, &data.i18n, &c).await;
         }
     }
@@ -413,6 +425,9 @@ pub async fn handle(
                 &[("point", point.name().into()), ("id", game.0.into())],
             );
             announce_click(ctx, data, click, &origin, played, |_| done).await
+        }
+        ButtonAction::Social(s) => {
+            super::offers::handle_click(ctx, data, click, &who, &origin, s, lang).await
         }
         ButtonAction::Abort { game } => {
             let update = CreateInteractionResponseMessage::new()

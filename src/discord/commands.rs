@@ -28,6 +28,8 @@ pub fn all() -> Vec<poise::Command<super::Data, Error>> {
         prefs(),
         settings(),
         export(),
+        super::offers::undo(),
+        super::offers::draw(),
         super::ratings::leaderboard(),
         super::ratings::rating(),
         super::ratings::history(),
@@ -458,7 +460,8 @@ pub async fn challenge(
         Err(e) => return say_error(ctx, &e).await,
     };
     let lang = public_lang(ctx).await;
-    let message = post::challenge_message(data, lang, &challenge);
+    let mut message = post::challenge_message(data, lang, &challenge);
+    let direct = super::offers::challenge_pings(data, &mut message, &challenge).await;
     let handle = ctx
         .send(
             CreateReply::default()
@@ -483,6 +486,7 @@ pub async fn challenge(
         }
         Err(e) => tracing::warn!(%e, "could not read back the challenge message"),
     }
+    super::offers::challenge_dms(ctx.http(), data, &direct, &actor, &challenge).await;
     Ok(())
 }
 
@@ -496,7 +500,10 @@ fn typed_option(ctx: Context<'_>, name: &str) -> Option<serenity::CommandDataOpt
         .map(|o| o.value.clone())
 }
 
-async fn autocomplete_game(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+pub(super) async fn autocomplete_game(
+    ctx: Context<'_>,
+    partial: &str,
+) -> CreateAutocompleteResponse {
     let Some(actor) = actor_of(ctx) else {
         return CreateAutocompleteResponse::new();
     };

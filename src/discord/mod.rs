@@ -8,6 +8,7 @@
 pub mod buttons;
 mod commands;
 mod localize;
+pub mod offers;
 mod post;
 pub mod ratings;
 pub mod text;

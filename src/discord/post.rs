@@ -171,7 +171,11 @@ pub fn board_message(
     Outgoing {
         content: text::clip(content),
         png,
-        components: buttons::choice_buttons(&data.i18n, lang, view),
+        components: {
+            let mut rows = buttons::choice_buttons(&data.i18n, lang, view);
+            rows.extend(super::offers::rematch_buttons(&data.i18n, lang, view));
+            rows
+        },
         mentions,
     }
 }
@@ -419,6 +423,7 @@ pub async fn announce(
         }
     }
     direct_ping(&sctx.http, data, view, &prefs, lang).await;
+    super::offers::strike_stale_offers(&sctx.http, data, view, lang).await;
     Ok(())
 }
 

@@ -21,7 +21,7 @@ use crate::i18n::rules_text::preset_name;
 use crate::i18n::{I18n, Lang};
 use crate::rules::record::PsqError;
 use crate::service::{
-    Family, GameId, GuildId, HistoryEntry, LeaderboardPage, Outcome, PlayerRatings, Rating,
+    Family, GameId, GameOutcome, GuildId, HistoryEntry, LeaderboardPage, PlayerRatings, Rating,
     ResultReason, UserId,
 };
 
@@ -193,9 +193,9 @@ pub fn history_line(i18n: &I18n, lang: Lang, e: &HistoryEntry) -> String {
     let result = i18n.get(
         lang,
         match e.outcome {
-            Outcome::Won => "history-won",
-            Outcome::Lost => "history-lost",
-            Outcome::Drawn => "history-drawn",
+            GameOutcome::Won => "history-won",
+            GameOutcome::Lost => "history-lost",
+            GameOutcome::Drawn => "history-drawn",
         },
     );
     let opponents = e
@@ -244,9 +244,9 @@ pub fn finished_label(i18n: &I18n, lang: Lang, e: &HistoryEntry) -> String {
     let result = i18n.get(
         lang,
         match e.outcome {
-            Outcome::Won => "history-won",
-            Outcome::Lost => "history-lost",
-            Outcome::Drawn => "history-drawn",
+            GameOutcome::Won => "history-won",
+            GameOutcome::Lost => "history-lost",
+            GameOutcome::Drawn => "history-drawn",
         },
     );
     let label = format!("#{} · {} · {}", e.game.0, opponents.join(", "), result);

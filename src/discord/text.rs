@@ -113,6 +113,7 @@ pub fn error_text(i18n: &I18n, lang: Lang, e: &ServiceError) -> String {
         ServiceError::BadTimeControl(d) => {
             i18n.tr(lang, "err-bad-time-control", &[("days", (*d).into())])
         }
+        ServiceError::Offer(o) => super::offers::offer_error_text(i18n, lang, o),
         ServiceError::Storage(s) => i18n.get(
             lang,
             match s.kind {

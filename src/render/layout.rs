@@ -52,6 +52,25 @@ impl Layout {
         self.width + self.footer_h
     }
 
+    /// The first rows of the picture's horizontal bands for PNG encoding, each deflated and
+    /// cached on its own (see `deflate`): the top margin, one band per row of points, the
+    /// bottom margin, and in the footer its top, one band per footer row and its bottom.
+    ///
+    /// A move changes the bands of its own row of points and few others. Bands start one
+    /// pixel below a cell's top edge: rows are filtered against the row above, so a band is
+    /// cached together with that row, and a cell's top row is plain board, which no stone
+    /// reaches (stones' shadows do reach a cell's bottom row).
+    pub fn band_starts(&self) -> Vec<u32> {
+        let n = u32::from(self.size);
+        let top = self.pad - self.cell / 2 + 1;
+        let mut v = vec![0];
+        v.extend((0..=n).map(|k| top + k * self.cell));
+        let footer = self.width + FOOTER_PAD_TOP;
+        v.push(self.width);
+        v.extend((0..=self.rows).map(|i| footer + i * ROW_H));
+        v
+    }
+
     /// The pixel corner where the lines of a point cross (row 0 at the bottom).
     pub fn point_xy(&self, col: u8, row: u8) -> (i32, i32) {
         let n = u32::from(self.size);
@@ -88,6 +107,26 @@ mod tests {
                 assert!(x >= 0 && y >= 0);
                 let (x, y) = l.cell_origin(size - 1, 0);
                 assert!(x as u32 + l.cell <= l.width && y as u32 + l.cell <= l.width);
+            }
+        }
+    }
+
+    #[test]
+    fn bands_start_inside_the_picture_in_order() {
+        for size in [9, 13, 15, 19] {
+            for coords in [true, false] {
+                for players in [2, 3, 4] {
+                    let l = Layout::new(size, coords, players);
+                    let b = l.band_starts();
+                    assert_eq!(b[0], 0);
+                    assert!(b.windows(2).all(|w| w[0] < w[1]), "{b:?}");
+                    assert!(*b.last().unwrap() < l.height(), "{b:?}");
+                    // Every row of points has its band, one row below its cells' top.
+                    for row in 0..size {
+                        let y = l.cell_origin(0, row).1 as u32 + 1;
+                        assert!(b.contains(&y), "{size} {coords}: {y} in {b:?}");
+                    }
+                }
             }
         }
     }

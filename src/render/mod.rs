@@ -42,12 +42,20 @@
 //!
 //! # How it is fast and small
 //! Pictures are drawn with a fixed 255-colour palette per theme and stored as palette PNGs
-//! (about 45 KB for a 19x19 board with 90 stones; zlib level 3 through `zlib-rs`). The board with its grid and labels, the stone
-//! sprites and the palette lookup table are cached; a picture copies the cached board and
-//! redraws only the cells that hold a stone or a line, then the footer.
+//! (about 60 KB for a 19x19 board with 90 stones; rows filtered with `Up`, deflate level 2
+//! through `zlib-rs`). The board with its grid and labels, the stone sprites and the palette
+//! lookup table are cached; a picture copies the cached board and redraws only the cells
+//! that hold a stone or a line, then the footer.
+//!
+//! Deflating is most of a picture's cost, so the PNG's image data is deflated in horizontal
+//! bands (a row of points, a footer row), each on its own and kept in a bounded cache shared
+//! by all threads, keyed by the band's content: the next picture of a game only deflates
+//! the bands its move changed. The file does not depend on what the cache holds; see
+//! [`png_cache_stats`] for its size.
 
 mod cache;
 mod compose;
+mod deflate;
 mod encode;
 mod layout;
 mod paint;
@@ -60,6 +68,7 @@ use thiserror::Error;
 use crate::rules::{Action, Game, PlayError, Point, RuleSet};
 
 use compose::compose_indexed;
+pub use deflate::CacheStats as PngCacheStats;
 use layout::Layout;
 use scene::Scene;
 pub use theme::{Theme, UnknownTheme};
@@ -147,6 +156,8 @@ struct Picture {
     width: u32,
     height: u32,
     idx: Vec<u8>,
+    /// First rows of the bands the PNG encoder deflates and caches apart.
+    bands: Vec<u32>,
 }
 
 fn draw(scene: &Scene, players: usize, opts: &RenderOptions) -> Picture {
@@ -166,6 +177,7 @@ fn draw(scene: &Scene, players: usize, opts: &RenderOptions) -> Picture {
         width: layout.width,
         height: layout.height(),
         idx,
+        bands: layout.band_starts(),
     }
 }
 
@@ -174,17 +186,22 @@ fn picture(game: &Game, players: &[String], opts: &RenderOptions, t: Option<Poin
     draw(&scene, scene.rows.len(), opts)
 }
 
-fn to_png(p: &Picture, theme: Theme) -> Vec<u8> {
+fn to_png(p: &Picture, theme: Theme, cache: Option<&deflate::BandCache>) -> Vec<u8> {
     let palette = &cache::theme_assets(theme).quant.palette;
-    // Writing a picture of the renderer's own dimensions into memory cannot fail.
-    encode::png(p.width, p.height, palette, &p.idx).expect("in-memory PNG of valid size")
+    // A picture of the renderer's own dimensions and palette always encodes.
+    encode::png(p.width, p.height, palette, &p.idx, &p.bands, cache)
+        .expect("the renderer's pictures have valid dimensions and palettes")
 }
 
 /// Draws a position as a PNG.
 ///
 /// `players` names the seats, seat 1 first; missing or empty names become "Player N".
 pub fn render_png(game: &Game, players: &[String], opts: &RenderOptions) -> Vec<u8> {
-    to_png(&picture(game, players, opts, None), opts.theme)
+    to_png(
+        &picture(game, players, opts, None),
+        opts.theme,
+        Some(deflate::shared()),
+    )
 }
 
 /// Draws a position with a translucent stone of the mover's colour on `tentative`, to
@@ -196,7 +213,11 @@ pub fn render_png_with_tentative(
     opts: &RenderOptions,
     tentative: Point,
 ) -> Vec<u8> {
-    to_png(&picture(game, players, opts, Some(tentative)), opts.theme)
+    to_png(
+        &picture(game, players, opts, Some(tentative)),
+        opts.theme,
+        Some(deflate::shared()),
+    )
 }
 
 /// Builds every cache (both themes' palettes, all board sizes with and without coordinates)
@@ -212,11 +233,62 @@ pub fn warm_up() {
     }
 }
 
-/// Encodes 8-bit palette indices as a PNG exactly as [`render_png`] does; public for the
-/// benchmark that compares drawing with encoding alone.
+/// Size and counters of the cache of deflated picture bands that every thread's
+/// [`render_png`] shares. It holds at most about 16 MiB ([`PngCacheStats::bytes`]).
+pub fn png_cache_stats() -> PngCacheStats {
+    deflate::shared().stats()
+}
+
+/// Empties the shared cache of deflated picture bands and resets its counters; for
+/// benchmarks. Pictures stay the same, only slower until the cache fills again.
 #[doc(hidden)]
-pub fn encode_indexed_png(width: u32, height: u32, palette: &[u8], indices: &[u8]) -> Vec<u8> {
-    encode::png(width, height, palette, indices).unwrap_or_default()
+pub fn clear_png_cache() {
+    deflate::shared().clear();
+}
+
+/// A position drawn in palette indices but not yet encoded: for the benchmark that times
+/// drawing and encoding apart.
+#[doc(hidden)]
+pub struct DrawnPicture {
+    picture: Picture,
+    theme: Theme,
+}
+
+/// Draws a position as [`render_png`] does, without encoding it.
+#[doc(hidden)]
+pub fn draw_picture(game: &Game, players: &[String], opts: &RenderOptions) -> DrawnPicture {
+    DrawnPicture {
+        picture: picture(game, players, opts, None),
+        theme: opts.theme,
+    }
+}
+
+impl DrawnPicture {
+    /// Width and height in pixels.
+    pub fn dimensions(&self) -> (u32, u32) {
+        (self.picture.width, self.picture.height)
+    }
+
+    /// The palette index of every pixel, row by row.
+    pub fn indices(&self) -> &[u8] {
+        &self.picture.idx
+    }
+
+    /// The palette: RGB triples.
+    pub fn palette(&self) -> &[u8] {
+        &cache::theme_assets(self.theme).quant.palette
+    }
+
+    /// The PNG as [`render_png`] makes it, through the shared band cache.
+    pub fn encode(&self) -> Vec<u8> {
+        to_png(&self.picture, self.theme, Some(deflate::shared()))
+    }
+
+    /// The same PNG, byte for byte, with every band deflated afresh and the cache left
+    /// alone: what encoding the picture costs when nothing can be reused.
+    pub fn encode_cold(&self) -> Vec<u8> {
+        to_png(&self.picture, self.theme, None)
+    }
 }
 
 /// Width and height in pixels of the pictures of a game with these rules.

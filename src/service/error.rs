@@ -80,6 +80,9 @@ pub enum ServiceError {
     /// Days per move outside 1..=30.
     #[error("bad time control: {0} days per move")]
     BadTimeControl(u16),
+    /// A take-back, draw offer or rematch was refused.
+    #[error(transparent)]
+    Offer(crate::service::OfferError),
     /// The database failed; nothing acknowledged is lost and this action did not happen.
     #[error(transparent)]
     Storage(#[from] StorageError),

@@ -12,6 +12,8 @@
 //!   another) exactly one gets ply N and the other gets [`ServiceError::PositionChanged`].
 //! - Positions are rebuilt from the move log with the rules core; the cache of loaded
 //!   games is only an optimisation and is rebuilt from the database after a restart.
+//! - Preferences and guild settings read from the database are reused for 10 seconds:
+//!   changes made through this service show at once, another process's within that time.
 //!
 //! # Seats
 //! Who sits where is drawn at random when a game starts (two-player challenges too: seat 1
@@ -24,9 +26,17 @@
 //! on without the resigning player would need the rules core to skip a colour, which it
 //! does not; ending the game keeps every record replayable.) The resignation is the last
 //! row of the move log (`resign`).
+//!
+//! # Take-backs, draws and rematches
+//! Accepted take-backs are appended as `undo:N` rows (N actions taken back, replayed with the
+//! rules core's `Game::undo`) and agreed draws as a final `draw` row; offers live in their own
+//! table and lapse once the game is past the ply they were made at. Details in
+//! `src/service/offers.rs`.
 
 mod clock;
 mod error;
+mod memo;
+mod offers;
 mod ratings;
 mod view;
 
@@ -40,9 +50,10 @@ use rand::seq::SliceRandom;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
+pub use offers::{Answered, OfferError, OfferMade, Outcome};
 pub use ratings::{
-    Family, HISTORY_LENGTH, HistoryEntry, LEADERBOARD_PAGE, LeaderboardPage, MIN_STONES_EACH,
-    Outcome, PlayerRatings, Ranked, Rating, RatingChange, START_RATING, Unrated,
+    Family, GameOutcome, HISTORY_LENGTH, HistoryEntry, LEADERBOARD_PAGE, LeaderboardPage,
+    MIN_STONES_EACH, PlayerRatings, Ranked, Rating, RatingChange, START_RATING, Unrated,
 };
 pub use view::{
     Acceptance, Actor, ChallengeRequest, GameSummary, GameView, Played, PlayerEntry, SeatView,
@@ -50,8 +61,8 @@ pub use view::{
 
 pub use crate::store::{
     Challenge, ChallengeId, ChallengeStatus, ChannelId, GameId, GameResult, GameStatus, GuildId,
-    GuildSettings, MessageId, Notify, Preferences, ResultReason, StorageError, StorageErrorKind,
-    TimeControl, Timestamp, UserId, UserInfo,
+    GuildSettings, MessageId, Notify, Offer, OfferId, OfferKind, OfferStatus, Preferences,
+    ResultReason, StorageError, StorageErrorKind, TimeControl, Timestamp, UserId, UserInfo,
 };
 
 use crate::rules::{Action, Colours, Game, Status};
@@ -59,6 +70,7 @@ use crate::store::{
     AppendError, GameMeta, NewAction, NewChallenge, SeatRow, Seated, Store, StoreOptions,
     StoredGame,
 };
+use memo::Memo;
 
 /// The record token of a resignation in the move log.
 const RESIGN: &str = "resign";
@@ -113,12 +125,22 @@ impl Loaded {
                     i + 1
                 )));
             }
-            if row.token == RESIGN {
+            if row.token == RESIGN || row.token == offers::DRAW {
                 if i + 1 != actions.len() {
                     return Err(corrupt(format!(
                         "a move follows the resignation at ply {}",
                         row.ply
                     )));
+                }
+                continue;
+            }
+            // A take-back: the rules core restores the exact earlier position.
+            if let Some(n) = offers::undo_count(&row.token) {
+                if n == 0 || n > game.record().len() {
+                    return Err(corrupt(format!("ply {}: cannot take back {n}", row.ply)));
+                }
+                for _ in 0..n {
+                    game.undo();
                 }
                 continue;
             }
@@ -212,7 +234,17 @@ pub struct Service {
     /// One lock (and cache entry) per game in play; finished games leave it.
     slots: Mutex<HashMap<GameId, Slot>>,
     rng: Mutex<StdRng>,
+    /// Preferences and guild settings read lately: each interaction reads them, several
+    /// times, and sqlx round trips are much of a move's cost under load.
+    prefs: Memo<UserId, Preferences>,
+    settings: Memo<GuildId, GuildSettings>,
 }
+
+/// How long preferences and guild settings read from the database are reused. Writes
+/// through this service are seen at once; another process's, after this at most.
+const SETTINGS_TTL: Duration = Duration::from_secs(10);
+/// How many users' preferences, and how many guilds' settings, are kept at most.
+const SETTINGS_KEPT: usize = 10_000;
 
 impl std::fmt::Debug for Service {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -235,6 +267,8 @@ impl Service {
             config,
             slots: Mutex::new(HashMap::new()),
             rng: Mutex::new(rng),
+            prefs: Memo::new(SETTINGS_TTL, SETTINGS_KEPT),
+            settings: Memo::new(SETTINGS_TTL, SETTINGS_KEPT),
         }
     }
 
@@ -318,7 +352,13 @@ impl Service {
     /// # Errors
     /// [`ServiceError::Storage`].
     pub async fn preferences(&self, user: UserId) -> Result<Preferences, ServiceError> {
-        Ok(self.store.preferences(user).await?.unwrap_or_default())
+        let ticket = match self.prefs.get(user) {
+            Ok(p) => return Ok(p),
+            Err(ticket) => ticket,
+        };
+        let prefs = self.store.preferences(user).await?.unwrap_or_default();
+        self.prefs.put_read(user, prefs.clone(), ticket);
+        Ok(prefs)
     }
 
     /// Saves a user's preferences (an empty language means "follow the client").
@@ -334,7 +374,10 @@ impl Service {
             .language
             .map(|l| l.trim().to_string())
             .filter(|l| !l.is_empty());
-        self.store.put_preferences(user, &prefs, self.now()).await?;
+        let written = self.store.put_preferences(user, &prefs, self.now()).await;
+        // Whatever happened, the next read asks the database.
+        self.prefs.forget(user);
+        written?;
         Ok(prefs)
     }
 
@@ -343,7 +386,13 @@ impl Service {
     /// # Errors
     /// [`ServiceError::Storage`].
     pub async fn guild_settings(&self, guild: GuildId) -> Result<GuildSettings, ServiceError> {
-        Ok(self.store.guild_settings(guild).await?.unwrap_or_default())
+        let ticket = match self.settings.get(guild) {
+            Ok(s) => return Ok(s),
+            Err(ticket) => ticket,
+        };
+        let settings = self.store.guild_settings(guild).await?.unwrap_or_default();
+        self.settings.put_read(guild, settings.clone(), ticket);
+        Ok(settings)
     }
 
     /// Saves a guild's settings.
@@ -360,9 +409,13 @@ impl Service {
             .locale
             .map(|l| l.trim().to_string())
             .filter(|l| !l.is_empty());
-        self.store
+        let written = self
+            .store
             .put_guild_settings(guild, &settings, self.now())
-            .await?;
+            .await;
+        // Whatever happened, the next read asks the database.
+        self.settings.forget(guild);
+        written?;
         Ok(settings)
     }
 
@@ -532,7 +585,7 @@ impl Service {
         if c.free_seats() == 0 {
             return Err(ServiceError::LobbyFull);
         }
-        let order = self.seat_order(c.rules.players);
+        let order = self.seat_order_for(&c).await?;
         match self.store.take_seat(id, &actor.user, now, &order).await? {
             Seated::Waiting => Ok(Acceptance {
                 challenge: self.challenge_info(actor.guild, id).await?,

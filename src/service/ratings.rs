@@ -56,7 +56,7 @@ pub struct PlayerRatings {
 
 /// How a finished game went for one player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
+pub enum GameOutcome {
     /// They won (alone, with their team, or sharing a multiplayer victory).
     Won,
     /// They lost.
@@ -77,7 +77,7 @@ pub struct HistoryEntry {
     /// When it ended.
     pub finished_at: Timestamp,
     /// How it went for the member.
-    pub outcome: Outcome,
+    pub outcome: GameOutcome,
     /// Why it ended.
     pub reason: ResultReason,
     /// The other players, seat order.
@@ -171,11 +171,11 @@ impl Service {
             let mine = stored.seats.iter().find(|s| s.user == user).map(|s| s.seat);
             let winners = stored.seats.iter().filter(|s| won(s.seat)).count();
             let outcome = if winners == 0 || winners == stored.seats.len() {
-                Outcome::Drawn
+                GameOutcome::Drawn
             } else if mine.is_some_and(won) {
-                Outcome::Won
+                GameOutcome::Won
             } else {
-                Outcome::Lost
+                GameOutcome::Lost
             };
             out.push(HistoryEntry {
                 game: id,

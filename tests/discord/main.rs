@@ -11,3 +11,4 @@ mod harness;
 mod ratings;
 mod scenarios;
 mod smoke;
+mod social;

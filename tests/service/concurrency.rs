@@ -8,7 +8,10 @@ use gomoku_bot::rules::{Action, Point};
 use gomoku_bot::service::{
     Actor, ChallengeStatus, GameId, GameView, GuildId, ManualClock, Service, ServiceError,
 };
+use gomoku_bot::store::{AppendError, NewAction};
 use rand::{Rng, SeedableRng};
+use sqlx::Connection;
+use sqlx::sqlite::SqliteConnection;
 
 use crate::common::*;
 
@@ -271,4 +274,89 @@ async fn simultaneous_joiners_fill_a_lobby_exactly_and_start_one_game() {
         }
     }
     assert_eq!(games, 1);
+}
+
+/// The move of seat 1 at ply 1 on `point`.
+fn first_move(game: GameId, point: &str) -> NewAction {
+    NewAction {
+        game,
+        ply: 1,
+        seat: 1,
+        token: point.to_string(),
+        at: T0,
+        to_act: Some(2),
+        deadline: None,
+        finished: None,
+        rename: None,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn moves_queued_behind_a_commit_go_in_together_and_a_refused_one_spares_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("group.db");
+    let svc = Arc::new(open_service(&path, config(), Arc::new(ManualClock::new(T0))).await);
+    let mut games = Vec::new();
+    for k in 0..4u64 {
+        let (game, _, _) =
+            start_pair(&svc, user(10 + 2 * k, "A"), user(11 + 2 * k, "B"), "gomoku").await;
+        games.push(game.id);
+    }
+    // Another process holds the write lock, so the first move waits inside its commit while
+    // the next ones queue behind it; they are then committed together, two of them refused:
+    // a second move at ply 1 of game 0 (its log row is refused), and a move at ply 3 of
+    // game 1 (its log row goes in, the game's row refuses it: the row must go again).
+    let mut other = SqliteConnection::connect(&format!("sqlite://{}", path.display()))
+        .await
+        .unwrap();
+    sqlx::query("BEGIN IMMEDIATE")
+        .execute(&mut other)
+        .await
+        .unwrap();
+    let append = |action: NewAction| {
+        let svc = svc.clone();
+        tokio::spawn(async move { svc.store().append_action(&action).await })
+    };
+    let first = append(first_move(games[3], "H8"));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let skipping = NewAction {
+        ply: 3,
+        ..first_move(games[1], "K11")
+    };
+    let queued: Vec<_> = [
+        first_move(games[0], "H8"),
+        first_move(games[1], "H8"),
+        first_move(games[0], "J9"),
+        skipping,
+        first_move(games[2], "H8"),
+    ]
+    .into_iter()
+    .map(append)
+    .collect();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    sqlx::query("ROLLBACK").execute(&mut other).await.unwrap();
+    assert_eq!(first.await.unwrap(), Ok(()));
+    let mut results = Vec::new();
+    for q in queued {
+        results.push(q.await.unwrap());
+    }
+    let [a, b, a2, skipped, c] = results.try_into().unwrap();
+    assert_eq!((b, c), (Ok(()), Ok(())));
+    assert_eq!(skipped, Err(AppendError::Conflict));
+    // Exactly one of the two moves at ply 1 of game 0.
+    let won = match (a, a2) {
+        (Ok(()), Err(AppendError::Conflict)) => "H8",
+        (Err(AppendError::Conflict), Ok(())) => "J9",
+        other => panic!("one move per ply: {other:?}"),
+    };
+    for (k, id) in games.iter().enumerate() {
+        let view = svc.game(GuildId(GUILD), *id).await.unwrap();
+        assert_eq!(view.ply, 1, "game {k}");
+        let want = if k == 0 { won } else { "H8" };
+        let point = Point::parse(want, 15).unwrap();
+        assert_eq!(view.game.stone_at(point), Some(1), "game {k}");
+        let stored = svc.store().load_game(*id).await.unwrap().unwrap();
+        assert_eq!(stored.actions.len(), 1, "game {k}: {:?}", stored.actions);
+    }
+    svc.store().check_integrity().await.unwrap();
 }

@@ -141,8 +141,10 @@ async fn migrations_apply_to_an_empty_database_and_are_idempotent() {
             "guild_settings",
             "members",
             "moves",
+            "offers",
             "rating_changes",
             "ratings",
+            "rematches",
             "user_preferences"
         ]
     );

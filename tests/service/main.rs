@@ -8,3 +8,4 @@ mod flows;
 mod migrations;
 mod model;
 mod ratings;
+mod social;

@@ -5,8 +5,8 @@ use std::f64::consts::PI;
 
 use gomoku_bot::rules::Colours;
 use gomoku_bot::service::{
-    Actor, ChallengeRequest, Family, GameId, GameResult, GameView, GuildId, Outcome, ResultReason,
-    Service, Timestamp, UserId, UserInfo,
+    Actor, ChallengeRequest, Family, GameId, GameOutcome, GameResult, GameView, GuildId,
+    ResultReason, Service, Timestamp, UserId, UserInfo,
 };
 use gomoku_bot::store::{NewAction, Rating};
 
@@ -295,9 +295,9 @@ async fn a_sequence_of_rated_games_follows_glicko2_in_each_server_and_across_ser
     let h = svc.history(GuildId(GUILD), w).await.unwrap();
     let ids: Vec<GameId> = h.iter().map(|e| e.game).collect();
     assert_eq!(ids, [g2.id, g1.id]);
-    assert_eq!(h[0].outcome, Outcome::Lost);
+    assert_eq!(h[0].outcome, GameOutcome::Lost);
     assert!(matches!(h[0].reason, ResultReason::Resignation { .. }));
-    assert_eq!(h[1].outcome, Outcome::Won);
+    assert_eq!(h[1].outcome, GameOutcome::Won);
     let c1 = h[1].change.unwrap();
     assert_eq!(c1.family, Family::Gomoku);
     assert_eq!(c1.score, 1.0);
@@ -391,11 +391,11 @@ async fn short_unrated_multiplayer_and_bot_games_leave_ratings_alone() {
     );
     // The three-player game: Dave resigned, Alice and Carol share the win.
     let h = svc.history(GuildId(GUILD), carol().id).await.unwrap();
-    assert_eq!(h[0].outcome, Outcome::Won);
+    assert_eq!(h[0].outcome, GameOutcome::Won);
     assert_eq!(h[0].opponents.len(), 2);
     assert_eq!(
         svc.history(GuildId(GUILD), dave().id).await.unwrap()[0].outcome,
-        Outcome::Lost
+        GameOutcome::Lost
     );
 }
 
@@ -456,7 +456,7 @@ async fn agreed_draws_and_timeouts_ending_in_append_action_are_rated_and_take_ba
     assert_eq!((drawn.games, drawn.draws), (1, 1));
     assert_eq!(
         svc.history(GuildId(GUILD), one.user.id).await.unwrap()[0].outcome,
-        Outcome::Drawn
+        GameOutcome::Drawn
     );
 
     // A timeout of seat 2 after six stones each: a loss for seat 2, at Pente.
@@ -504,4 +504,45 @@ async fn agreed_draws_and_timeouts_ending_in_append_action_are_rated_and_take_ba
         svc.history(GuildId(GUILD), one.user.id).await.unwrap()[0].change,
         None
     );
+}
+
+#[tokio::test]
+async fn real_take_backs_and_agreed_draws_through_the_service() {
+    let env = Env::new().await;
+    let svc = &env.svc;
+    let twelve = "A1 O1 A3 O3 A5 O5 A7 O7 A9 O9 A11 O11";
+    // Seat 2's sixth stone is taken back (offered and accepted), then seat 2 resigns:
+    // five stones against six, the game does not count.
+    let (g, one, two) = start(svc, GUILD, alice(), bob(), "gomoku", true).await;
+    play_all(svc, g.id, [&one, &two], twelve).await;
+    let made = svc.offer_undo(&two, Some(g.id)).await.unwrap();
+    assert_eq!(made.taken_back.len(), 1);
+    svc.answer_offer(&one, made.offer.id, true).await.unwrap();
+    svc.resign(&two, Some(g.id)).await.unwrap();
+    for user in [one.user.id, two.user.id] {
+        let r = svc.ratings(GuildId(GUILD), user).await.unwrap();
+        assert!(r.server.is_empty() && r.global.is_empty(), "{r:?}");
+    }
+    // An agreed draw after six stones each is rated as a draw.
+    let (g, one, two) = start(svc, GUILD, alice(), bob(), "gomoku", true).await;
+    play_all(svc, g.id, [&one, &two], twelve).await;
+    let made = svc.offer_draw(&one, Some(g.id)).await.unwrap();
+    svc.answer_offer(&two, made.offer.id, true).await.unwrap();
+    let (a, b) = one_game(NEW, NEW, 0.5);
+    close(
+        &server_rating(svc, GUILD, one.user.id, Family::Gomoku)
+            .await
+            .unwrap(),
+        a,
+    );
+    close(
+        &global_rating(svc, two.user.id, Family::Gomoku)
+            .await
+            .unwrap(),
+        b,
+    );
+    let h = svc.history(GuildId(GUILD), one.user.id).await.unwrap();
+    assert_eq!(h[0].outcome, GameOutcome::Drawn);
+    assert_eq!(h[0].reason, ResultReason::DrawAgreed);
+    assert_eq!(h[1].change, None, "the game with the take-back");
 }
