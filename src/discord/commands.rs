@@ -28,6 +28,7 @@ pub fn all() -> Vec<poise::Command<super::Data, Error>> {
         prefs(),
         settings(),
         export(),
+        super::clocks::vacation(),
     ]
 }
 
@@ -333,8 +334,8 @@ pub async fn challenge(
     opening: Option<OpeningChoice>,
     players: Option<PlayersChoice>,
     teams: Option<bool>,
-    #[min = 1]
-    #[max = 30]
+    #[min = 0]
+    #[max = 14]
     days_per_move: Option<u16>,
     rated: Option<bool>,
     captures: Option<CapturesChoice>,
@@ -346,11 +347,25 @@ pub async fn challenge(
     self_capture: Option<SelfCaptureChoice>,
     extra_time_capture: Option<bool>,
     mixed_captures: Option<bool>,
+    #[min = 1]
+    #[max = 60]
+    minutes_per_move: Option<u16>,
 ) -> Result<(), Error> {
     let Some(actor) = actor_of(ctx) else {
         return Ok(());
     };
     let data = ctx.data();
+    let time = match super::clocks::time_choice(days_per_move, minutes_per_move) {
+        Ok(t) => t,
+        Err(e) => {
+            let lang = private_lang(ctx).await;
+            return say_private(
+                ctx,
+                super::clocks::time_choice_error_text(&data.i18n, lang, e),
+            )
+            .await;
+        }
+    };
     let settings = match data.service.guild_settings(actor.guild).await {
         Ok(s) => s,
         Err(e) => return say_error(ctx, &e).await,
@@ -443,7 +458,7 @@ pub async fn challenge(
     let request = ChallengeRequest {
         opponent: opponent_info,
         rules: Some(rules),
-        time: days_per_move.map(TimeControl::DaysPerMove),
+        time,
         rated: rated.unwrap_or(false),
     };
     let challenge = match data.service.challenge(&actor, request).await {
@@ -789,7 +804,7 @@ pub async fn settings(
     size: Option<SizeChoice>,
     opening: Option<OpeningChoice>,
     #[min = 0]
-    #[max = 30]
+    #[max = 14]
     days_per_move: Option<u16>,
     threads: Option<bool>,
     language: Option<LanguageChoice>,

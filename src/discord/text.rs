@@ -113,6 +113,7 @@ pub fn error_text(i18n: &I18n, lang: Lang, e: &ServiceError) -> String {
         ServiceError::BadTimeControl(d) => {
             i18n.tr(lang, "err-bad-time-control", &[("days", (*d).into())])
         }
+        ServiceError::BadMinutesPerMove(m) => super::clocks::bad_minutes_text(i18n, lang, *m),
         ServiceError::Storage(s) => i18n.get(
             lang,
             match s.kind {
@@ -176,6 +177,7 @@ pub fn time_text(i18n: &I18n, lang: Lang, t: TimeControl) -> String {
     match t {
         TimeControl::Unlimited => i18n.get(lang, "time-unlimited"),
         TimeControl::DaysPerMove(d) => i18n.tr(lang, "time-days-per-move", &[("days", d.into())]),
+        TimeControl::MinutesPerMove(m) => super::clocks::minutes_text(i18n, lang, m),
     }
 }
 

@@ -26,6 +26,7 @@
 //! row of the move log (`resign`).
 
 mod clock;
+mod clocks;
 mod error;
 mod view;
 
@@ -38,6 +39,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
 pub use clock::{Clock, ManualClock, SystemClock};
+pub use clocks::{ClockEvent, VacationBalance, reminder_time, utc_year};
 pub use error::ServiceError;
 pub use view::{
     Acceptance, Actor, ChallengeRequest, GameSummary, GameView, Played, PlayerEntry, SeatView,
@@ -68,6 +70,11 @@ pub struct ServiceConfig {
     pub max_open_games_per_pair: u32,
     /// A seed for seat draws (tests); `None` seeds from the operating system.
     pub seat_seed: Option<u64>,
+    /// Vacation days each player has per calendar year (spent an hour at a time when a
+    /// deadline passes in a game counted in days).
+    pub vacation_days_per_year: u32,
+    /// How often the front checks deadlines (reminders, vacation, loss on time).
+    pub clock_sweep_every: Duration,
 }
 
 impl Default for ServiceConfig {
@@ -76,6 +83,8 @@ impl Default for ServiceConfig {
             challenge_ttl: Duration::from_secs(24 * 3600),
             max_open_games_per_pair: 3,
             seat_seed: None,
+            vacation_days_per_year: 10,
+            clock_sweep_every: Duration::from_secs(60),
         }
     }
 }
@@ -108,7 +117,7 @@ impl Loaded {
                     i + 1
                 )));
             }
-            if row.token == RESIGN {
+            if row.token == RESIGN || row.token == clocks::TIMEOUT {
                 if i + 1 != actions.len() {
                     return Err(corrupt(format!(
                         "a move follows the resignation at ply {}",
@@ -1052,9 +1061,9 @@ fn renamed(seat: &SeatRow, actor: &Actor) -> Option<(GuildId, UserInfo)> {
 
 fn check_time(time: TimeControl) -> Result<(), ServiceError> {
     match time {
-        TimeControl::DaysPerMove(d) if d == 0 || d > TimeControl::MAX_DAYS => {
-            Err(ServiceError::BadTimeControl(d))
-        }
-        _ => Ok(()),
+        _ if time.is_allowed() => Ok(()),
+        TimeControl::MinutesPerMove(m) => Err(ServiceError::BadMinutesPerMove(m)),
+        TimeControl::DaysPerMove(d) => Err(ServiceError::BadTimeControl(d)),
+        TimeControl::Unlimited => Ok(()),
     }
 }

@@ -1,0 +1,418 @@
+//! Clocks on Discord: the deadline sweeper (reminders, vacation notices, losses on time posted
+//! in the game's thread), `/vacation`, and the time options of `/challenge`.
+
+use std::sync::{Arc, Weak};
+
+use poise::serenity_prelude as serenity;
+use serenity::{CreateAllowedMentions, CreateMessage, Http};
+use tracing::warn;
+
+use super::text::{self, mention};
+use super::{Context, Error};
+use crate::i18n::{I18n, Lang};
+use crate::service::{
+    ClockEvent, GameStatus, GameView, Notify, ResultReason, Service, TimeControl, UserId,
+};
+
+/// Why the time options of a command do not make a time control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeChoiceError {
+    /// Both days and minutes per move were given.
+    Both,
+}
+
+/// The time control chosen by a command's `days_per_move` and `minutes_per_move` options:
+/// `None` when neither is given (the server's default applies); `days_per_move: 0` means no
+/// time limit. The values themselves are checked by the service.
+///
+/// # Errors
+/// [`TimeChoiceError::Both`] when both are given.
+pub fn time_choice(
+    days: Option<u16>,
+    minutes: Option<u16>,
+) -> Result<Option<TimeControl>, TimeChoiceError> {
+    match (days, minutes) {
+        (Some(_), Some(_)) => Err(TimeChoiceError::Both),
+        (Some(0), None) => Ok(Some(TimeControl::Unlimited)),
+        (Some(d), None) => Ok(Some(TimeControl::DaysPerMove(d))),
+        (None, Some(m)) => Ok(Some(TimeControl::MinutesPerMove(m))),
+        (None, None) => Ok(None),
+    }
+}
+
+/// The words for a time-choice refusal.
+pub fn time_choice_error_text(i18n: &I18n, lang: Lang, e: TimeChoiceError) -> String {
+    match e {
+        TimeChoiceError::Both => i18n.get(lang, "clock-err-days-and-minutes"),
+    }
+}
+
+/// "10 minutes per move".
+pub fn minutes_text(i18n: &I18n, lang: Lang, minutes: u16) -> String {
+    i18n.tr(lang, "clock-minutes-per-move", &[("minutes", minutes.into())])
+}
+
+/// The refusal of a live time control that is not allowed.
+pub fn bad_minutes_text(i18n: &I18n, lang: Lang, minutes: u16) -> String {
+    i18n.tr(lang, "clock-err-bad-minutes", &[("minutes", minutes.into())])
+}
+
+/// `<t:UNIX:R>`: Discord shows it in each reader's own time zone ("in 3 hours").
+pub fn relative_time(t: crate::service::Timestamp) -> String {
+    format!("<t:{}:R>", t.unix_seconds())
+}
+
+/// A message of the sweeper: where it goes, what it says, who it pings, who gets a DM.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    /// The game's thread (or channel).
+    pub channel: crate::service::ChannelId,
+    /// The text.
+    pub content: String,
+    /// The users mentioned with a ping.
+    pub pings: Vec<UserId>,
+    /// Direct messages: (user, text).
+    pub direct: Vec<(UserId, String)>,
+}
+
+fn seat_name(view: &GameView, user: UserId) -> String {
+    view.seat_of(user)
+        .map_or_else(|| user.0.to_string(), |s| s.name.clone())
+}
+
+/// The player shown as a mention (pinging them) unless they turned pings off.
+fn addressed(view: &GameView, user: UserId, notify: Notify, pings: &mut Vec<UserId>) -> String {
+    if notify == Notify::Off {
+        format!("**{}**", seat_name(view, user))
+    } else {
+        pings.push(user);
+        mention(user)
+    }
+}
+
+/// What to post for a clock event. `notify_of` gives each player's notification preference.
+pub fn notice(
+    i18n: &I18n,
+    lang: Lang,
+    event: &ClockEvent,
+    notify_of: impl Fn(UserId) -> Notify,
+) -> Option<Notice> {
+    let mut pings = Vec::new();
+    let mut direct = Vec::new();
+    match event {
+        ClockEvent::Reminder { game, user, .. } => {
+            let deadline = game.deadline?;
+            let notify = notify_of(*user);
+            let who = addressed(game, *user, notify, &mut pings);
+            let when = relative_time(deadline);
+            if notify == Notify::DirectMessage {
+                direct.push((
+                    *user,
+                    i18n.tr(
+                        lang,
+                        "clock-reminder-dm",
+                        &[
+                            ("id", game.id.0.into()),
+                            ("place", format!("<#{}>", game.home().0).into()),
+                            ("when", when.clone().into()),
+                        ],
+                    ),
+                ));
+            }
+            Some(Notice {
+                channel: game.home(),
+                content: i18n.tr(
+                    lang,
+                    "clock-reminder",
+                    &[
+                        ("player", who.into()),
+                        ("id", game.id.0.into()),
+                        ("when", when.into()),
+                    ],
+                ),
+                pings,
+                direct,
+            })
+        }
+        ClockEvent::VacationUsed {
+            game,
+            user,
+            left,
+            first_of_turn,
+            ..
+        } => {
+            // One notice when vacation starts to run, not one an hour.
+            if !first_of_turn {
+                return None;
+            }
+            let who = addressed(game, *user, notify_of(*user), &mut pings);
+            Some(Notice {
+                channel: game.home(),
+                content: i18n.tr(
+                    lang,
+                    "clock-vacation-started",
+                    &[
+                        ("player", who.into()),
+                        ("id", game.id.0.into()),
+                        ("left", (*left).into()),
+                        ("when", relative_time(game.deadline?).into()),
+                    ],
+                ),
+                pings,
+                direct,
+            })
+        }
+        ClockEvent::TimedOut { game, user, .. } => {
+            let GameStatus::Finished(result) = game.status else {
+                return None;
+            };
+            let loser = seat_name(game, *user);
+            let mut winners = Vec::new();
+            for seat in &game.seats {
+                let notify = notify_of(seat.user);
+                if result.winners.contains(game.game.colour_of_seat(seat.seat)) {
+                    winners.push(addressed(game, seat.user, notify, &mut pings));
+                } else if notify != Notify::Off {
+                    pings.push(seat.user);
+                }
+                if notify == Notify::DirectMessage {
+                    direct.push((
+                        seat.user,
+                        i18n.tr(
+                            lang,
+                            "clock-timeout-dm",
+                            &[
+                                ("id", game.id.0.into()),
+                                ("place", format!("<#{}>", game.home().0).into()),
+                                ("player", loser.clone().into()),
+                            ],
+                        ),
+                    ));
+                }
+            }
+            let mut lines = vec![i18n.tr(
+                lang,
+                "clock-timeout",
+                &[
+                    ("id", game.id.0.into()),
+                    ("player", addressed_loser(game, *user, &pings).into()),
+                ],
+            )];
+            if matches!(result.reason, ResultReason::Timeout { .. }) && !winners.is_empty() {
+                lines.push(i18n.tr(
+                    lang,
+                    "result-timeout",
+                    &[
+                        ("winners", winners.join(", ").into()),
+                        ("count", winners.len().into()),
+                    ],
+                ));
+            }
+            Some(Notice {
+                channel: game.home(),
+                content: text::clip(lines.join("\n")),
+                pings,
+                direct,
+            })
+        }
+    }
+}
+
+/// The loser as a mention when they are pinged, else their name in bold.
+fn addressed_loser(game: &GameView, user: UserId, pings: &[UserId]) -> String {
+    if pings.contains(&user) {
+        mention(user)
+    } else {
+        format!("**{}**", seat_name(game, user))
+    }
+}
+
+/// The language of a guild's public messages when no interaction tells its Discord locale.
+async fn guild_lang(service: &Service, guild: crate::service::GuildId) -> Lang {
+    service
+        .guild_settings(guild)
+        .await
+        .ok()
+        .and_then(|s| s.locale)
+        .as_deref()
+        .and_then(Lang::from_code)
+        .unwrap_or_default()
+}
+
+/// Posts the notice of one clock event (best effort: failures are logged).
+async fn post_event(http: &Http, service: &Service, i18n: &I18n, event: &ClockEvent) {
+    let game = match event {
+        ClockEvent::Reminder { game, .. }
+        | ClockEvent::VacationUsed { game, .. }
+        | ClockEvent::TimedOut { game, .. } => game,
+    };
+    let lang = guild_lang(service, game.guild).await;
+    let mut prefs = Vec::new();
+    for seat in &game.seats {
+        let notify = service
+            .preferences(seat.user)
+            .await
+            .map(|p| p.notify)
+            .unwrap_or_default();
+        prefs.push((seat.user, notify));
+    }
+    let notify_of = |u: UserId| {
+        prefs
+            .iter()
+            .find(|(p, _)| *p == u)
+            .map_or(Notify::default(), |(_, n)| *n)
+    };
+    let Some(n) = notice(i18n, lang, event, notify_of) else {
+        return;
+    };
+    let mentions = CreateAllowedMentions::new().users(
+        n.pings
+            .iter()
+            .map(|u| serenity::UserId::new(u.0.max(1)))
+            .collect::<Vec<_>>(),
+    );
+    let message = CreateMessage::new()
+        .content(n.content)
+        .allowed_mentions(mentions);
+    if let Err(e) = serenity::ChannelId::new(n.channel.0.max(1))
+        .send_message(http, message)
+        .await
+    {
+        warn!(%e, game = game.id.0, "could not post a clock notice");
+    }
+    for (user, text) in n.direct {
+        let user_id = serenity::UserId::new(user.0.max(1));
+        let sent = match user_id.create_dm_channel(http).await {
+            Ok(dm) => dm
+                .id
+                .send_message(http, CreateMessage::new().content(text))
+                .await
+                .map(|_| ()),
+            Err(e) => Err(e),
+        };
+        if let Err(e) = sent {
+            warn!(%e, user = user.0, "could not send a clock notice by direct message");
+        }
+    }
+}
+
+/// Checks deadlines at start-up and then every [`crate::service::ServiceConfig::clock_sweep_every`]:
+/// reminders, vacation and losses on time, each posted in the game's thread.
+///
+/// It holds only weak handles, so it ends once the client that started it is gone.
+pub async fn sweep_clocks(http: Weak<Http>, service: Weak<Service>, i18n: Arc<I18n>) {
+    let Some(period) = service.upgrade().map(|s| s.config().clock_sweep_every) else {
+        return;
+    };
+    let mut tick = tokio::time::interval(period.max(std::time::Duration::from_millis(10)));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        // The first tick completes at once: what ran out while the bot was down is handled
+        // at start-up.
+        tick.tick().await;
+        let (Some(http), Some(service)) = (http.upgrade(), service.upgrade()) else {
+            return;
+        };
+        match service.sweep_clocks().await {
+            Ok(events) => {
+                for event in &events {
+                    post_event(&http, &service, &i18n, event).await;
+                }
+            }
+            Err(e) => warn!(%e, "deadline sweep failed"),
+        }
+    }
+}
+
+/// The words of `/vacation`.
+pub fn vacation_text(i18n: &I18n, lang: Lang, b: &crate::service::VacationBalance) -> String {
+    let left = b.left_hours();
+    [
+        i18n.tr(
+            lang,
+            "clock-vacation-left",
+            &[
+                ("year", b.year.into()),
+                ("days", (left / 24).into()),
+                ("hours", (left % 24).into()),
+                ("allowance", (b.allowance_hours / 24).into()),
+            ],
+        ),
+        i18n.tr(lang, "clock-vacation-used", &[("used", b.used_hours.into())]),
+    ]
+    .join("\n")
+}
+
+/// Your vacation time left this year (spent automatically when a deadline passes).
+#[poise::command(slash_command)]
+pub async fn vacation(ctx: Context<'_>) -> Result<(), Error> {
+    let data = ctx.data();
+    let user = UserId(ctx.author().id.get());
+    let lang = data
+        .private_lang(user, ctx.locale().unwrap_or("en"))
+        .await;
+    let text = match data.service.vacation(user).await {
+        Ok(b) => vacation_text(&data.i18n, lang, &b),
+        Err(e) => text::error_text(&data.i18n, lang, &e),
+    };
+    ctx.send(
+        poise::CreateReply::default()
+            .content(text::clip(text))
+            .ephemeral(true),
+    )
+    .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_options_make_a_time_control() {
+        assert_eq!(time_choice(None, None), Ok(None));
+        assert_eq!(time_choice(Some(0), None), Ok(Some(TimeControl::Unlimited)));
+        assert_eq!(
+            time_choice(Some(3), None),
+            Ok(Some(TimeControl::DaysPerMove(3)))
+        );
+        assert_eq!(
+            time_choice(None, Some(10)),
+            Ok(Some(TimeControl::MinutesPerMove(10)))
+        );
+        assert_eq!(time_choice(Some(1), Some(1)), Err(TimeChoiceError::Both));
+    }
+
+    #[test]
+    fn clock_texts_exist_in_every_language() {
+        let i18n = I18n::load();
+        for lang in Lang::ALL {
+            for text in [
+                minutes_text(&i18n, lang, 5),
+                bad_minutes_text(&i18n, lang, 4),
+                time_choice_error_text(&i18n, lang, TimeChoiceError::Both),
+                vacation_text(
+                    &i18n,
+                    lang,
+                    &crate::service::VacationBalance {
+                        year: 2026,
+                        allowance_hours: 240,
+                        used_hours: 27,
+                    },
+                ),
+            ] {
+                assert!(!text.contains("clock-") && !text.contains('{'), "{lang}: {text}");
+            }
+            let v = vacation_text(
+                &i18n,
+                lang,
+                &crate::service::VacationBalance {
+                    year: 2026,
+                    allowance_hours: 240,
+                    used_hours: 27,
+                },
+            );
+            assert!(v.contains("2026") && v.contains("8") && v.contains("21") && v.contains("27"));
+        }
+    }
+}
