@@ -344,7 +344,10 @@ mod tests {
             Err(ConfigError::Invalid { .. })
         ));
         for (line, key) in [
-            ("vacation_days_per_year = 400", "game.vacation_days_per_year"),
+            (
+                "vacation_days_per_year = 400",
+                "game.vacation_days_per_year",
+            ),
             ("clock_sweep_seconds = 0", "game.clock_sweep_seconds"),
         ] {
             std::fs::write(&path, format!("[discord]\ntoken = \"t\"\n[game]\n{line}\n")).unwrap();

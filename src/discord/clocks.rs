@@ -49,12 +49,20 @@ pub fn time_choice_error_text(i18n: &I18n, lang: Lang, e: TimeChoiceError) -> St
 
 /// "10 minutes per move".
 pub fn minutes_text(i18n: &I18n, lang: Lang, minutes: u16) -> String {
-    i18n.tr(lang, "clock-minutes-per-move", &[("minutes", minutes.into())])
+    i18n.tr(
+        lang,
+        "clock-minutes-per-move",
+        &[("minutes", minutes.into())],
+    )
 }
 
 /// The refusal of a live time control that is not allowed.
 pub fn bad_minutes_text(i18n: &I18n, lang: Lang, minutes: u16) -> String {
-    i18n.tr(lang, "clock-err-bad-minutes", &[("minutes", minutes.into())])
+    i18n.tr(
+        lang,
+        "clock-err-bad-minutes",
+        &[("minutes", minutes.into())],
+    )
 }
 
 /// `<t:UNIX:R>`: Discord shows it in each reader's own time zone ("in 3 hours").
@@ -338,7 +346,11 @@ pub fn vacation_text(i18n: &I18n, lang: Lang, b: &crate::service::VacationBalanc
                 ("allowance", (b.allowance_hours / 24).into()),
             ],
         ),
-        i18n.tr(lang, "clock-vacation-used", &[("used", b.used_hours.into())]),
+        i18n.tr(
+            lang,
+            "clock-vacation-used",
+            &[("used", b.used_hours.into())],
+        ),
     ]
     .join("\n")
 }
@@ -348,9 +360,7 @@ pub fn vacation_text(i18n: &I18n, lang: Lang, b: &crate::service::VacationBalanc
 pub async fn vacation(ctx: Context<'_>) -> Result<(), Error> {
     let data = ctx.data();
     let user = UserId(ctx.author().id.get());
-    let lang = data
-        .private_lang(user, ctx.locale().unwrap_or("en"))
-        .await;
+    let lang = data.private_lang(user, ctx.locale().unwrap_or("en")).await;
     let text = match data.service.vacation(user).await {
         Ok(b) => vacation_text(&data.i18n, lang, &b),
         Err(e) => text::error_text(&data.i18n, lang, &e),
@@ -401,7 +411,10 @@ mod tests {
                     },
                 ),
             ] {
-                assert!(!text.contains("clock-") && !text.contains('{'), "{lang}: {text}");
+                assert!(
+                    !text.contains("clock-") && !text.contains('{'),
+                    "{lang}: {text}"
+                );
             }
             let v = vacation_text(
                 &i18n,

@@ -29,11 +29,11 @@ use std::time::Duration;
 
 use super::{Loaded, Service, ServiceError};
 use crate::rules::Colours;
+use crate::service::GameView;
 use crate::store::{
     AppendError, GameId, GameResult, GameStatus, NewAction, ResultReason, TimeControl, Timestamp,
     UserId,
 };
-use crate::service::GameView;
 
 /// The record token of a loss on time in the move log.
 pub(super) const TIMEOUT: &str = "timeout";

@@ -6,7 +6,7 @@
 
 use sqlx::Row;
 
-use super::{GameId, Store, StorageError, Timestamp, UserId, small, time_from};
+use super::{GameId, StorageError, Store, Timestamp, UserId, small, time_from};
 use crate::store::TimeControl;
 
 /// An active game with a clock whose player to act has not been reminded of this turn yet.
@@ -87,13 +87,12 @@ impl Store {
     /// # Errors
     /// [`StorageError`].
     pub async fn vacation_hours_used(&self, user: UserId, year: i32) -> Result<u32, StorageError> {
-        let row = sqlx::query(
-            "SELECT hours_used FROM vacation_usage WHERE user_id = ? AND year = ?",
-        )
-        .bind(user.to_db())
-        .bind(i64::from(year))
-        .fetch_optional(&self.reader)
-        .await?;
+        let row =
+            sqlx::query("SELECT hours_used FROM vacation_usage WHERE user_id = ? AND year = ?")
+                .bind(user.to_db())
+                .bind(i64::from(year))
+                .fetch_optional(&self.reader)
+                .await?;
         match row {
             None => Ok(0),
             Some(r) => {
@@ -104,7 +103,8 @@ impl Store {
     }
 
     /// Spends `hours` of `user`'s vacation in `year` to move the deadline of `game` (still at
-    /// `ply`, still active) to `deadline`, in one transaction; the sweep's lease is released.
+    /// `ply`, still active) to `deadline`, in one transaction; the sweep's lease is released,
+    /// and the turn counts as reminded (the vacation notice replaces a late reminder).
     /// `false`, with nothing written, when the game moved on or ended, or the spending would
     /// take the year's total past `allowance` hours.
     ///
@@ -144,7 +144,7 @@ impl Store {
             return Ok(false);
         }
         let moved = sqlx::query(
-            "UPDATE games SET deadline = ?, sweep_lease = NULL \
+            "UPDATE games SET deadline = ?, sweep_lease = NULL, reminded_ply = ply \
              WHERE game_id = ? AND ply = ? AND status = 'active'",
         )
         .bind(deadline.0)

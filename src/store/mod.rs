@@ -23,12 +23,12 @@ use sqlx::sqlite::{
 };
 use thiserror::Error;
 
+pub use clocks::ReminderCandidate;
 pub use model::{
     Challenge, ChallengeId, ChallengeStatus, ChannelId, GameId, GameResult, GameStatus, GuildId,
     GuildSettings, MessageId, Notify, Preferences, ResultReason, TimeControl, Timestamp, UserId,
     UserInfo,
 };
-pub use clocks::ReminderCandidate;
 use model::{colours_from_mask, colours_to_mask};
 
 use crate::rules::RuleSet;

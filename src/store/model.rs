@@ -476,7 +476,10 @@ mod tests {
             Some(Timestamp(1_000 + 5 * 60_000))
         );
         assert_eq!(TimeControl::from_db(Some(-1), None), None);
-        assert_eq!(TimeControl::from_db(None, None), Some(TimeControl::Unlimited));
+        assert_eq!(
+            TimeControl::from_db(None, None),
+            Some(TimeControl::Unlimited)
+        );
         assert_eq!(
             TimeControl::from_db(None, Some(30)),
             Some(TimeControl::MinutesPerMove(30))

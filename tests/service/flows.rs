@@ -48,7 +48,10 @@ async fn a_named_challenge_accepted_starts_a_game_with_both_seated() {
     assert_eq!(game.home(), ChannelId(CHANNEL));
     // The built-in default: three days per move.
     assert_eq!(game.time, TimeControl::DaysPerMove(3));
-    assert_eq!(game.deadline, Some(T0.plus(Duration::from_secs(3 * 86_400))));
+    assert_eq!(
+        game.deadline,
+        Some(T0.plus(Duration::from_secs(3 * 86_400)))
+    );
 
     // The challenge is closed now.
     assert_eq!(
