@@ -141,7 +141,8 @@ async fn migrations_apply_to_an_empty_database_and_are_idempotent() {
             "guild_settings",
             "members",
             "moves",
-            "user_preferences"
+            "user_preferences",
+            "vacation_usage"
         ]
     );
     let applied = migrations_applied(&mut conn).await;
