@@ -18,5 +18,14 @@ clock-vacation-started = 🏖️ { $player } did not move in game #{ $id } in ti
 clock-timeout = ⏰ Game #{ $id } is over: { $player } ran out of time.
 clock-timeout-dm = ⏰ Game #{ $id } ({ $place }) is over: { $player } ran out of time.
 
-clock-vacation-left = 🏖️ Vacation time left in { $year }: **{ $days } days and { $hours } hours** of { $allowance } days.
+clock-vacation-left = 🏖️ Vacation time left in { $year }: **{ $days ->
+    [one] { $days } day
+   *[other] { $days } days
+} and { $hours ->
+    [one] { $hours } hour
+   *[other] { $hours } hours
+}** of { $allowance ->
+    [one] { $allowance } day
+   *[other] { $allowance } days
+}.
 clock-vacation-used = Used this year: { $used } hours. When a deadline passes in a game counted in days, an hour of vacation is spent and the deadline moves by an hour; when none is left, you lose on time. Live games never use vacation.

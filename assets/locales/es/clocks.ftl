@@ -18,5 +18,14 @@ clock-vacation-started = 🏖️ { $player } no jugó a tiempo en la partida #{ 
 clock-timeout = ⏰ La partida #{ $id } ha terminado: a { $player } se le acabó el tiempo.
 clock-timeout-dm = ⏰ La partida #{ $id } ({ $place }) ha terminado: a { $player } se le acabó el tiempo.
 
-clock-vacation-left = 🏖️ Vacaciones restantes en { $year }: **{ $days } días y { $hours } horas** de { $allowance } días.
+clock-vacation-left = 🏖️ Vacaciones restantes en { $year }: **{ $days ->
+    [one] { $days } día
+   *[other] { $days } días
+} y { $hours ->
+    [one] { $hours } hora
+   *[other] { $hours } horas
+}** de { $allowance ->
+    [one] { $allowance } día
+   *[other] { $allowance } días
+}.
 clock-vacation-used = Usadas este año: { $used } horas. Cuando vence un plazo en una partida por días, se gasta una hora de vacaciones y el plazo se mueve una hora; cuando no quedan, pierdes por tiempo. Las partidas en vivo nunca usan vacaciones.

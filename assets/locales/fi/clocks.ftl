@@ -18,5 +18,14 @@ clock-vacation-started = 🏖️ { $player } ei siirtänyt ajoissa pelissä #{ $
 clock-timeout = ⏰ Peli #{ $id } on päättynyt: pelaajalta { $player } loppui aika.
 clock-timeout-dm = ⏰ Peli #{ $id } ({ $place }) on päättynyt: pelaajalta { $player } loppui aika.
 
-clock-vacation-left = 🏖️ Lomaa jäljellä vuonna { $year }: **{ $days } päivää ja { $hours } tuntia** / { $allowance } päivää.
+clock-vacation-left = 🏖️ Lomaa jäljellä vuonna { $year }: **{ $days ->
+    [one] { $days } päivä
+   *[other] { $days } päivää
+} ja { $hours ->
+    [one] { $hours } tunti
+   *[other] { $hours } tuntia
+}** / { $allowance ->
+    [one] { $allowance } päivä
+   *[other] { $allowance } päivää
+}.
 clock-vacation-used = Käytetty tänä vuonna: { $used } tuntia. Kun määräaika umpeutuu päivinä mitatussa pelissä, lomasta kuluu tunti ja määräaika siirtyy tunnilla; kun lomaa ei ole jäljellä, häviät ajalla. Pikapelit eivät käytä lomaa.
