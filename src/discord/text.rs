@@ -242,6 +242,7 @@ pub fn move_text(
             ],
         ),
         crate::rules::Action::PlaceTwo => i18n.tr(lang, "move-place-two", &[("player", who)]),
+        crate::rules::Action::Retire(_) => i18n.tr(lang, "clock-move-retired", &[("player", who)]),
     }
 }
 

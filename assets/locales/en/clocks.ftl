@@ -17,6 +17,7 @@ clock-reminder-dm = ⏰ Your move in game #{ $id } ({ $place }) is due { $when }
 clock-vacation-started = 🏖️ { $player } did not move in game #{ $id } in time: their vacation time is being spent, an hour at a time ({ $left } hours left this year). Now due { $when }.
 clock-timeout = ⏰ Game #{ $id } is over: { $player } ran out of time.
 clock-timeout-dm = ⏰ Game #{ $id } ({ $place }) is over: { $player } ran out of time.
+clock-move-retired = ⏰ { $player } ran out of time and is out; the others play on.
 
 clock-vacation-left = 🏖️ Vacation time left in { $year }: **{ $days ->
     [one] { $days } day

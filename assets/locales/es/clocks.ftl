@@ -17,6 +17,7 @@ clock-reminder-dm = ⏰ Tu jugada en la partida #{ $id } ({ $place }) vence { $w
 clock-vacation-started = 🏖️ { $player } no jugó a tiempo en la partida #{ $id }: se están gastando sus vacaciones, una hora cada vez (le quedan { $left } horas este año). Nuevo plazo: { $when }.
 clock-timeout = ⏰ La partida #{ $id } ha terminado: a { $player } se le acabó el tiempo.
 clock-timeout-dm = ⏰ La partida #{ $id } ({ $place }) ha terminado: a { $player } se le acabó el tiempo.
+clock-move-retired = ⏰ A { $player } se le acabó el tiempo y queda fuera; los demás siguen jugando.
 
 clock-vacation-left = 🏖️ Vacaciones restantes en { $year }: **{ $days ->
     [one] { $days } día

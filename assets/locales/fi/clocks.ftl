@@ -17,6 +17,7 @@ clock-reminder-dm = ⏰ Siirtosi pelissä #{ $id } ({ $place }) erääntyy { $wh
 clock-vacation-started = 🏖️ { $player } ei siirtänyt ajoissa pelissä #{ $id }: hänen lomaansa kuluu tunti kerrallaan (tänä vuonna jäljellä { $left } tuntia). Uusi määräaika: { $when }.
 clock-timeout = ⏰ Peli #{ $id } on päättynyt: pelaajalta { $player } loppui aika.
 clock-timeout-dm = ⏰ Peli #{ $id } ({ $place }) on päättynyt: pelaajalta { $player } loppui aika.
+clock-move-retired = ⏰ Pelaajalta { $player } loppui aika ja hän putoaa pois; muut jatkavat.
 
 clock-vacation-left = 🏖️ Lomaa jäljellä vuonna { $year }: **{ $days ->
     [one] { $days } päivä
