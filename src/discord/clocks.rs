@@ -172,7 +172,22 @@ pub fn notice(
         }
         ClockEvent::TimedOut { game, user, .. } => {
             let GameStatus::Finished(result) = game.status else {
-                return None;
+                // 3-4 players: they are out and the others play on; the next player is told.
+                let out = format!("**{}**", seat_name(game, *user));
+                let mut lines =
+                    vec![i18n.tr(lang, "clock-move-retired", &[("player", out.into())])];
+                let next = game.to_act().map(|s| s.user);
+                let ping = next.is_some_and(|u| notify_of(u) != Notify::Off);
+                if ping && let Some(u) = next {
+                    pings.push(u);
+                }
+                lines.push(text::board_caption(i18n, lang, game, ping));
+                return Some(Notice {
+                    channel: game.home(),
+                    content: text::clip(lines.join("\n")),
+                    pings,
+                    direct,
+                });
             };
             let loser = seat_name(game, *user);
             let mut winners = Vec::new();
@@ -378,6 +393,132 @@ pub async fn vacation(ctx: Context<'_>) -> Result<(), Error> {
 mod tests {
     use super::*;
 
+    use crate::rules::{Action, Colours, Game, RuleSet};
+    use crate::service::{
+        ChannelId, GameId, GameResult, GuildId, SeatView, Timestamp, VacationBalance,
+    };
+
+    fn view(spec: &str, status: GameStatus) -> GameView {
+        let game = Game::new(RuleSet::from_spec(spec).unwrap());
+        let players = game.rules().players;
+        GameView {
+            id: GameId(7),
+            guild: GuildId(1),
+            channel: ChannelId(100),
+            thread: Some(ChannelId(200)),
+            board_message: None,
+            challenge: None,
+            game,
+            seats: (1..=players)
+                .map(|s| SeatView {
+                    seat: s,
+                    user: UserId(10 + u64::from(s)),
+                    name: format!("P{s}"),
+                    colour: s,
+                })
+                .collect(),
+            time: TimeControl::DaysPerMove(1),
+            deadline: Some(Timestamp(1_700_000_000_000)),
+            rated: false,
+            status,
+            ply: 0,
+            created_at: Timestamp(0),
+            updated_at: Timestamp(0),
+        }
+    }
+
+    fn reminder(notify: Notify) -> Notice {
+        let i18n = I18n::load();
+        let event = ClockEvent::Reminder {
+            game: view("gomoku", GameStatus::Active),
+            user: UserId(11),
+            seat: 1,
+        };
+        notice(&i18n, Lang::En, &event, |_| notify).expect("a notice")
+    }
+
+    #[test]
+    fn reminders_ping_as_each_player_asked_in_the_games_thread() {
+        let n = reminder(Notify::Mention);
+        assert_eq!(n.channel, ChannelId(200));
+        assert!(n.content.contains("<@11>"), "{}", n.content);
+        assert!(n.content.contains("<t:1700000000:R>"), "{}", n.content);
+        assert_eq!(n.pings, vec![UserId(11)]);
+        assert!(n.direct.is_empty());
+        let n = reminder(Notify::Off);
+        assert!(!n.content.contains("<@"), "{}", n.content);
+        assert!(n.content.contains("**P1**"), "{}", n.content);
+        assert!(n.pings.is_empty());
+        let n = reminder(Notify::DirectMessage);
+        assert_eq!(n.pings, vec![UserId(11)]);
+        assert_eq!(n.direct.len(), 1);
+        assert!(n.direct[0].1.contains("#7") && n.direct[0].1.contains("<#200>"));
+    }
+
+    #[test]
+    fn vacation_is_announced_when_it_starts_only() {
+        let i18n = I18n::load();
+        let event = |first_of_turn| ClockEvent::VacationUsed {
+            game: view("gomoku", GameStatus::Active),
+            user: UserId(11),
+            hours: 1,
+            left: 239,
+            first_of_turn,
+        };
+        assert_eq!(
+            notice(&i18n, Lang::En, &event(false), |_| Notify::Mention),
+            None
+        );
+        let n = notice(&i18n, Lang::Fi, &event(true), |_| Notify::Mention).unwrap();
+        assert!(n.content.contains("239"), "{}", n.content);
+        assert_eq!(n.pings, vec![UserId(11)]);
+    }
+
+    #[test]
+    fn a_loss_on_time_names_loser_and_winners_or_the_next_player_when_the_game_goes_on() {
+        let i18n = I18n::load();
+        let finished = GameStatus::Finished(GameResult {
+            winners: Colours::one(2),
+            reason: crate::service::ResultReason::Timeout { seat: 1 },
+        });
+        let event = ClockEvent::TimedOut {
+            game: view("gomoku", finished),
+            user: UserId(11),
+            seat: 1,
+        };
+        let n = notice(&i18n, Lang::En, &event, |u| {
+            if u == UserId(11) {
+                Notify::Off
+            } else {
+                Notify::Mention
+            }
+        })
+        .unwrap();
+        assert!(
+            n.content.contains("**P1** ran out of time"),
+            "{}",
+            n.content
+        );
+        assert!(n.content.contains("<@12> wins on time"), "{}", n.content);
+        assert_eq!(n.pings, vec![UserId(12)]);
+
+        let mut three = view("gomoku players=3", GameStatus::Active);
+        three.game.apply(Action::Retire(1)).unwrap();
+        let event = ClockEvent::TimedOut {
+            game: three,
+            user: UserId(11),
+            seat: 1,
+        };
+        let n = notice(&i18n, Lang::Es, &event, |_| Notify::Mention).unwrap();
+        assert!(n.content.contains("**P1**"), "{}", n.content);
+        assert!(
+            n.content.contains("<@12>"),
+            "the next player: {}",
+            n.content
+        );
+        assert_eq!(n.pings, vec![UserId(12)]);
+    }
+
     #[test]
     fn time_options_make_a_time_control() {
         assert_eq!(time_choice(None, None), Ok(None));
@@ -404,7 +545,7 @@ mod tests {
                 vacation_text(
                     &i18n,
                     lang,
-                    &crate::service::VacationBalance {
+                    &VacationBalance {
                         year: 2026,
                         allowance_hours: 240,
                         used_hours: 27,
@@ -419,7 +560,7 @@ mod tests {
             let v = vacation_text(
                 &i18n,
                 lang,
-                &crate::service::VacationBalance {
+                &VacationBalance {
                     year: 2026,
                     allowance_hours: 240,
                     used_hours: 27,

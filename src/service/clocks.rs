@@ -19,16 +19,20 @@
 //! per move) never use vacation.
 //!
 //! # Loss on time
-//! When the deadline passes and no vacation is left, the player to act loses on time and every
-//! other side wins, exactly as if they had resigned (in a three- or four-player free-for-all,
-//! the remaining players share the victory: see the module documentation of [`crate::service`]).
-//! The loss is the last row of the move log (`timeout`) and goes through
-//! [`crate::store::Store::append_action`] like every other end of a game.
+//! When the deadline passes and no vacation is left, the player to act loses on time.
+//! - In a three- or four-player free-for-all with at least three players still in, that
+//!   player is out and the others play on: the rules core's [`Action::Retire`] (`retire:C` in
+//!   the move log) skips their colour from then on and leaves their stones on the board.
+//! - Otherwise (two players, teams, or only two players left) the game ends and every other
+//!   side wins, as after a resignation; the last row of the move log is `timeout`.
+//!
+//! Both go through [`crate::store::Store::append_action`] like every other action, so what
+//! hooks on finished games (ratings) sees losses on time too.
 
 use std::time::Duration;
 
-use super::{Loaded, Service, ServiceError};
-use crate::rules::Colours;
+use super::{Loaded, Service, ServiceError, result_of};
+use crate::rules::{Action, Colours};
 use crate::service::GameView;
 use crate::store::{
     AppendError, GameId, GameResult, GameStatus, NewAction, ResultReason, TimeControl, Timestamp,
@@ -71,9 +75,10 @@ pub enum ClockEvent {
         /// moved before): fronts announce that one, not every hour after it.
         first_of_turn: bool,
     },
-    /// The player to act ran out of time and lost; the game is over.
+    /// The player to act ran out of time and lost: the game is over, or (3-4 players) they
+    /// are out and the others play on (the game is then still active).
     TimedOut {
-        /// The finished game.
+        /// The game afterwards.
         game: GameView,
         /// Who lost on time.
         user: UserId,
@@ -132,13 +137,14 @@ pub fn reminder_time(
     }))
 }
 
-/// Every side but the seat's own (and its teammate's) wins.
+/// Every side but the seat's own (and its teammate's) wins, except colours already out.
 fn others_win(loaded: &Loaded, seat: u8) -> Colours {
     let rules = loaded.game.rules();
     let colour = loaded.game.colour_of_seat(seat);
     let side = [Some(colour), rules.teammate(colour)];
+    let out = loaded.game.retired();
     let mut winners = Colours::EMPTY;
-    for c in (1..=rules.players).filter(|c| !side.contains(&Some(*c))) {
+    for c in (1..=rules.players).filter(|c| !side.contains(&Some(*c)) && !out.contains(*c)) {
         winners.insert(c);
     }
     winners
@@ -281,6 +287,11 @@ impl Service {
                 }
             }
         }
+        let colour = loaded.game.colour_of_seat(seat);
+        let retire = Action::Retire(colour);
+        if loaded.game.check(retire).is_ok() {
+            return self.retire_locked(cached, id, seat, user, now).await;
+        }
         let new = NewAction {
             game: id,
             ply: loaded.meta.ply + 1,
@@ -303,6 +314,56 @@ impl Service {
                 return Ok(None);
             }
             Err(AppendError::Storage(s)) => return Err(s.into()),
+        }
+        Self::committed(loaded, &new);
+        Ok(Some(ClockEvent::TimedOut {
+            game: loaded.view(),
+            user,
+            seat,
+        }))
+    }
+}
+
+impl Service {
+    /// Takes the seat to act out of a 3-4 player game; the others play on.
+    async fn retire_locked(
+        &self,
+        cached: &mut Option<Loaded>,
+        id: GameId,
+        seat: u8,
+        user: UserId,
+        now: Timestamp,
+    ) -> Result<Option<ClockEvent>, ServiceError> {
+        let Some(loaded) = cached.as_mut() else {
+            return Ok(None);
+        };
+        let action = Action::Retire(loaded.game.colour_of_seat(seat));
+        let report = loaded.game.apply(action).map_err(ServiceError::Illegal)?;
+        let finished = result_of(report.status);
+        let new = NewAction {
+            game: id,
+            ply: loaded.meta.ply + 1,
+            seat,
+            token: action.to_string(),
+            at: now,
+            to_act: loaded.game.seat_to_act(),
+            deadline: match finished {
+                Some(_) => None,
+                None => loaded.meta.time.deadline_after(now),
+            },
+            finished,
+            rename: None,
+        };
+        match self.store.append_action(&new).await {
+            Ok(()) => {}
+            Err(e) => {
+                loaded.game.undo();
+                *cached = None;
+                return match e {
+                    AppendError::Conflict => Ok(None),
+                    AppendError::Storage(s) => Err(s.into()),
+                };
+            }
         }
         Self::committed(loaded, &new);
         Ok(Some(ClockEvent::TimedOut {

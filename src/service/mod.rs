@@ -919,11 +919,20 @@ impl Service {
             .seat_of(actor.user.id)
             .ok_or(ServiceError::NotAParticipant)?;
         let (seat, rename) = (seat.seat, renamed(seat, actor));
+        if loaded
+            .game
+            .retired()
+            .contains(loaded.game.colour_of_seat(seat))
+        {
+            // Out on time already: the game goes on without them.
+            return Err(ServiceError::GameOver);
+        }
         let rules = loaded.game.rules();
         let colour = loaded.game.colour_of_seat(seat);
         let side = [Some(colour), rules.teammate(colour)];
         let mut winners = Colours::EMPTY;
-        for c in (1..=rules.players).filter(|c| !side.contains(&Some(*c))) {
+        let out = loaded.game.retired();
+        for c in (1..=rules.players).filter(|c| !side.contains(&Some(*c)) && !out.contains(*c)) {
             winners.insert(c);
         }
         let new = NewAction {

@@ -355,8 +355,8 @@ async fn two_sweepers_on_one_database_never_both_act() {
 }
 
 #[tokio::test]
-async fn in_a_three_player_game_the_others_share_the_win_when_one_runs_out_of_time() {
-    let env = Env::with_config(with_vacation(0)).await;
+async fn in_a_three_player_game_the_player_out_of_time_is_out_and_the_last_two_play_on() {
+    let mut env = Env::with_config(with_vacation(0)).await;
     let mut r = request(None, "pente players=3");
     r.time = Some(TimeControl::DaysPerMove(1));
     let lobby = env.svc.challenge(&at(alice()), r).await.unwrap();
@@ -374,15 +374,73 @@ async fn in_a_three_player_game_the_others_share_the_win_when_one_runs_out_of_ti
         .unwrap();
     env.clock.advance(DAY);
     let events = env.svc.sweep_clocks().await.unwrap();
+    let out = timeouts(&events);
+    assert_eq!(out.len(), 1, "{} events", events.len());
+    let view = out[0];
+    assert_eq!(view.status, GameStatus::Active, "the others play on");
+    assert!(view.game.retired().contains(view.game.colour_of_seat(2)));
+    assert_eq!(view.to_act().map(|s| s.seat), Some(3));
+    assert_eq!(view.deadline, Some(env.clock_now().plus(DAY)));
+    assert_eq!(view.game.stones().len(), 1, "stones stay");
+    // Seat 2 is skipped from now on, and cannot resign out of a game it already left.
+    env.svc
+        .play(&seat_actor(&game, 3), Some(game.id), act("A1", 19), None)
+        .await
+        .unwrap();
+    assert_eq!(
+        env.svc
+            .play(&seat_actor(&game, 2), Some(game.id), act("B1", 19), None)
+            .await
+            .unwrap_err(),
+        ServiceError::NotYourTurn
+    );
+    assert_eq!(
+        env.svc
+            .resign(&seat_actor(&game, 2), Some(game.id))
+            .await
+            .unwrap_err(),
+        ServiceError::GameOver
+    );
+    // The move log replays after a restart.
+    env.svc.close().await;
+    env.svc = open_service(&env.path, with_vacation(0), env.clock.clone()).await;
+    let view = env.svc.game(GuildId(GUILD), game.id).await.unwrap();
+    assert_eq!(view.to_act().map(|s| s.seat), Some(1));
+    assert_eq!(view.ply, 3);
+    // Seat 1 runs out too: one player is left, and wins alone.
+    env.clock.advance(DAY);
+    let events = env.svc.sweep_clocks().await.unwrap();
     let ended = timeouts(&events);
-    assert_eq!(ended.len(), 1, "{events:?}");
+    assert_eq!(ended.len(), 1);
     let GameStatus::Finished(result) = ended[0].status else {
         panic!("not finished");
     };
-    assert_eq!(result.reason, ResultReason::Timeout { seat: 2 });
-    let mut winners: Vec<UserId> = ended[0].winners();
+    assert_eq!(result.reason, ResultReason::Timeout { seat: 1 });
+    assert_eq!(ended[0].winners(), vec![user_of_seat(&game, 3)]);
+}
+
+#[tokio::test]
+async fn a_resignation_after_a_timeout_does_not_crown_the_player_who_left() {
+    let env = Env::with_config(with_vacation(0)).await;
+    let mut r = request(None, "gomoku players=4");
+    r.time = Some(TimeControl::DaysPerMove(1));
+    let lobby = env.svc.challenge(&at(alice()), r).await.unwrap();
+    let mut game = None;
+    for u in [bob(), carol(), dave()] {
+        game = env.svc.accept(&at(u), lobby.id).await.unwrap().game;
+    }
+    let game = game.unwrap();
+    env.clock.advance(DAY);
+    let events = env.svc.sweep_clocks().await.unwrap();
+    assert_eq!(timeouts(&events)[0].status, GameStatus::Active);
+    let over = env
+        .svc
+        .resign(&seat_actor(&game, 3), Some(game.id))
+        .await
+        .unwrap();
+    let mut winners = over.winners();
     winners.sort();
-    let mut expected = vec![user_of_seat(&game, 1), user_of_seat(&game, 3)];
+    let mut expected = vec![user_of_seat(&game, 2), user_of_seat(&game, 4)];
     expected.sort();
     assert_eq!(winners, expected);
 }
