@@ -20,10 +20,14 @@
 //! # Resigning
 //! A player may resign at any time, on their turn or not. The game ends at once and every
 //! other side wins: in a two-player game the opponent; with teams, the other team; in a
-//! three- or four-player free-for-all, all the remaining players share the victory. (Going
-//! on without the resigning player would need the rules core to skip a colour, which it
-//! does not; ending the game keeps every record replayable.) The resignation is the last
-//! row of the move log (`resign`).
+//! three- or four-player free-for-all, all the remaining players share the victory (players
+//! already out on time excepted: see [`clocks`](self#clocks)). The resignation is the last row
+//! of the move log (`resign`).
+//!
+//! # Clocks
+//! Deadlines, reminders, vacation and losses on time are swept by [`Service::sweep_clocks`]
+//! (module `clocks`): in a 3-4 player free-for-all a player who runs out of time retires
+//! (`retire:C`, the rules core skips their colour) and the others play on.
 
 mod clock;
 mod clocks;
