@@ -108,6 +108,7 @@ pub fn notice(
     let mut pings = Vec::new();
     let mut direct = Vec::new();
     match event {
+        ClockEvent::Failed { .. } => None,
         ClockEvent::Reminder { game, user, .. } => {
             let deadline = game.deadline?;
             let notify = notify_of(*user);
@@ -268,6 +269,10 @@ async fn post_event(http: &Http, service: &Service, i18n: &I18n, event: &ClockEv
         ClockEvent::Reminder { game, .. }
         | ClockEvent::VacationUsed { game, .. }
         | ClockEvent::TimedOut { game, .. } => game,
+        ClockEvent::Failed { game, error } => {
+            warn!(%error, game = game.0, "a game's deadline could not be handled");
+            return;
+        }
     };
     let lang = guild_lang(service, game.guild).await;
     let mut prefs = Vec::new();

@@ -12,8 +12,8 @@ use crate::i18n::{Lang, rules_text};
 use crate::rules::record::GameRecord;
 use crate::rules::{Action, Preset, RuleSet};
 use crate::service::{
-    Actor, ChallengeRequest, ChannelId, GameId, GuildId, MessageId, Notify, ServiceError,
-    TimeControl, UserId, UserInfo,
+    Actor, ChallengeRequest, ChannelId, GameId, GuildId, MessageId, Notify, ServiceError, UserId,
+    UserInfo,
 };
 
 /// Every command of the bot, in menu order.
@@ -808,6 +808,9 @@ pub async fn settings(
     days_per_move: Option<u16>,
     threads: Option<bool>,
     language: Option<LanguageChoice>,
+    #[min = 1]
+    #[max = 60]
+    minutes_per_move: Option<u16>,
 ) -> Result<(), Error> {
     let Some(actor) = actor_of(ctx) else {
         return Ok(());
@@ -822,6 +825,7 @@ pub async fn settings(
         || size.is_some()
         || opening.is_some()
         || days_per_move.is_some()
+        || minutes_per_move.is_some()
         || threads.is_some()
         || language.is_some();
     if game.is_some() || size.is_some() || opening.is_some() {
@@ -834,12 +838,16 @@ pub async fn settings(
             Err(e) => return say_private(ctx, text::rules_error_text(&data.i18n, lang, &e)).await,
         }
     }
-    if let Some(d) = days_per_move {
-        s.default_time = if d == 0 {
-            TimeControl::Unlimited
-        } else {
-            TimeControl::DaysPerMove(d)
-        };
+    match super::clocks::time_choice(days_per_move, minutes_per_move) {
+        Ok(Some(t)) => s.default_time = t,
+        Ok(None) => {}
+        Err(e) => {
+            return say_private(
+                ctx,
+                super::clocks::time_choice_error_text(&data.i18n, lang, e),
+            )
+            .await;
+        }
     }
     if let Some(t) = threads {
         s.thread_per_game = t;

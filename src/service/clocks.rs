@@ -85,6 +85,23 @@ pub enum ClockEvent {
         /// Their seat.
         seat: u8,
     },
+    /// A game the sweep could not handle (a damaged move log, say); the others were handled,
+    /// and this one is tried again once its lease runs out. For the logs.
+    Failed {
+        /// The game.
+        game: GameId,
+        /// Why.
+        error: ServiceError,
+    },
+}
+
+/// Whether a failure concerns one game only (the sweep goes on with the others) rather than
+/// the database as a whole (the sweep stops and is retried).
+fn is_local(e: &ServiceError) -> bool {
+    match e {
+        ServiceError::Storage(s) => s.kind == crate::store::StorageErrorKind::Corrupt,
+        _ => true,
+    }
 }
 
 /// A player's vacation time this year.
@@ -203,7 +220,17 @@ impl Service {
             if !self.store.claim_reminder(c.game, c.ply).await? {
                 continue;
             }
-            let game = self.view_of(c.game).await?;
+            let game = match self.view_of(c.game).await {
+                Ok(g) => g,
+                Err(error) if is_local(&error) => {
+                    events.push(ClockEvent::Failed {
+                        game: c.game,
+                        error,
+                    });
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
             if let Some(seat) = game.seats.iter().find(|s| s.seat == c.seat) {
                 events.push(ClockEvent::Reminder {
                     user: seat.user,
@@ -227,8 +254,13 @@ impl Service {
             let mut cached = slot.lock().await;
             let result = self.expire_locked(&mut cached, id).await;
             self.settle(id, cached);
-            if let Some(event) = result? {
-                events.push(event);
+            match result {
+                Ok(Some(event)) => events.push(event),
+                Ok(None) => {}
+                Err(error) if is_local(&error) => {
+                    events.push(ClockEvent::Failed { game: id, error })
+                }
+                Err(e) => return Err(e),
             }
         }
         Ok(events)

@@ -199,6 +199,47 @@ async fn challenges_with_time_controls_that_are_not_offered_are_refused_privatel
         "{}",
         content(&answer)
     );
+    // A server can make live games its default; a challenge without options then is one.
+    let owner = fake.owner();
+    let set = fake
+        .send(
+            SlashCommand::new("settings")
+                .by(&owner)
+                .integer("minutes_per_move", 5),
+        )
+        .await;
+    let r = fake.next_request(&Req::callback(&set)).await;
+    assert!(
+        content(&r).contains("5 minutes per move"),
+        "{}",
+        content(&r)
+    );
+    let bad = fake
+        .send(
+            SlashCommand::new("settings")
+                .by(&owner)
+                .integer("days_per_move", 6),
+        )
+        .await;
+    let r = fake.next_request(&Req::callback(&bad)).await;
+    assert!(
+        content(&r).contains("6 days per move is not possible"),
+        "{}",
+        content(&r)
+    );
+    let sent = fake
+        .send(
+            SlashCommand::new("challenge")
+                .by(&bob)
+                .user("opponent", &alice),
+        )
+        .await;
+    let answer = fake.next_request(&Req::callback(&sent)).await;
+    assert!(
+        content(&answer).contains("5 minutes per move"),
+        "{}",
+        content(&answer)
+    );
     fake.assert_all_requests_valid();
     bot.shutdown().await;
 }

@@ -446,6 +446,47 @@ async fn a_resignation_after_a_timeout_does_not_crown_the_player_who_left() {
 }
 
 #[tokio::test]
+async fn a_damaged_game_does_not_stop_the_others_from_timing_out() {
+    use sqlx::Connection;
+    let env = Env::with_config(with_vacation(0)).await;
+    let broken = timed_game(&env.svc, TimeControl::DaysPerMove(1)).await;
+    let mut r = request(Some(dave()), "gomoku");
+    r.time = Some(TimeControl::DaysPerMove(1));
+    let c = env.svc.challenge(&at(carol()), r).await.unwrap();
+    let fine = env
+        .svc
+        .accept(&at(dave()), c.id)
+        .await
+        .unwrap()
+        .game
+        .unwrap();
+    // A move-log row the game's row does not know about: the log no longer rebuilds.
+    let mut conn = sqlx::SqliteConnection::connect_with(
+        &sqlx::sqlite::SqliteConnectOptions::new().filename(&env.path),
+    )
+    .await
+    .unwrap();
+    sqlx::query(
+        "INSERT INTO moves (game_id, ply, seat, action, played_at) VALUES (?, 1, 1, 'H8', 0)",
+    )
+    .bind(broken.id.0)
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    conn.close().await.unwrap();
+    env.clock.advance(DAY);
+    let events = env.svc.sweep_clocks().await.unwrap();
+    assert_eq!(
+        timeouts(&events).iter().map(|g| g.id).collect::<Vec<_>>(),
+        vec![fine.id]
+    );
+    assert!(events.iter().any(|e| matches!(
+        e,
+        ClockEvent::Failed { game, error: ServiceError::Storage(_) } if *game == broken.id
+    )));
+}
+
+#[tokio::test]
 async fn live_games_time_out_in_minutes_and_never_use_vacation() {
     let env = Env::with_config(with_vacation(10)).await;
     let game = timed_game(&env.svc, TimeControl::MinutesPerMove(5)).await;

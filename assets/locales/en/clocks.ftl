@@ -4,6 +4,8 @@ cmd-vacation = vacation
 cmd-vacation-desc = Your vacation time left this year (spent automatically when a deadline passes)
 cmd-challenge-minutes_per_move = minutes_per_move
 cmd-challenge-minutes_per_move-desc = Live game: minutes per move, 1, 2, 5, 10, 30 or 60 (instead of days)
+cmd-settings-minutes_per_move = minutes_per_move
+cmd-settings-minutes_per_move-desc = Default for live games: minutes per move, 1, 2, 5, 10, 30 or 60
 
 clock-minutes-per-move = { $minutes ->
     [one] One minute per move

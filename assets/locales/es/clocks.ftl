@@ -4,6 +4,8 @@ cmd-vacation = vacaciones
 cmd-vacation-desc = Tus vacaciones restantes este año (se gastan solas cuando vence un plazo)
 cmd-challenge-minutes_per_move = minutos_por_jugada
 cmd-challenge-minutes_per_move-desc = Partida en vivo: minutos por jugada, 1, 2, 5, 10, 30 o 60 (en vez de días)
+cmd-settings-minutes_per_move = minutos_por_jugada
+cmd-settings-minutes_per_move-desc = Por defecto para partidas en vivo: minutos por jugada, 1, 2, 5, 10, 30 o 60
 
 clock-minutes-per-move = { $minutes ->
     [one] Un minuto por jugada

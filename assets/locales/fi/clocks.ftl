@@ -4,6 +4,8 @@ cmd-vacation = loma
 cmd-vacation-desc = Jäljellä oleva lomasi tänä vuonna (kuluu itsestään, kun määräaika umpeutuu)
 cmd-challenge-minutes_per_move = minuutteja_siirtoon
 cmd-challenge-minutes_per_move-desc = Pikapeli: minuutteja siirtoa kohden, 1, 2, 5, 10, 30 tai 60 (päivien sijaan)
+cmd-settings-minutes_per_move = minuutteja_siirtoon
+cmd-settings-minutes_per_move-desc = Oletuksena pikapeli: minuutteja siirtoa kohden, 1, 2, 5, 10, 30 tai 60
 
 clock-minutes-per-move = { $minutes ->
     [one] Yksi minuutti siirtoa kohden
