@@ -798,6 +798,7 @@ pub async fn prefs(
     default_member_permissions = "MANAGE_GUILD",
     required_permissions = "MANAGE_GUILD"
 )]
+#[allow(clippy::too_many_arguments)]
 pub async fn settings(
     ctx: Context<'_>,
     game: Option<GameChoice>,
