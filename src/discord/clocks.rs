@@ -98,12 +98,14 @@ fn addressed(view: &GameView, user: UserId, notify: Notify, pings: &mut Vec<User
     }
 }
 
-/// What to post for a clock event. `notify_of` gives each player's notification preference.
+/// What to post for a clock event, in the guild's `lang`. `notify_of` gives each player's
+/// notification preference, `dm_lang` the language of their direct messages.
 pub fn notice(
     i18n: &I18n,
     lang: Lang,
     event: &ClockEvent,
     notify_of: impl Fn(UserId) -> Notify,
+    dm_lang: impl Fn(UserId) -> Lang,
 ) -> Option<Notice> {
     let mut pings = Vec::new();
     let mut direct = Vec::new();
@@ -118,7 +120,7 @@ pub fn notice(
                 direct.push((
                     *user,
                     i18n.tr(
-                        lang,
+                        dm_lang(*user),
                         "clock-reminder-dm",
                         &[
                             ("id", game.id.0.into()),
@@ -203,7 +205,7 @@ pub fn notice(
                     direct.push((
                         seat.user,
                         i18n.tr(
-                            lang,
+                            dm_lang(seat.user),
                             "clock-timeout-dm",
                             &[
                                 ("id", game.id.0.into()),
@@ -277,20 +279,19 @@ async fn post_event(http: &Http, service: &Service, i18n: &I18n, event: &ClockEv
     let lang = guild_lang(service, game.guild).await;
     let mut prefs = Vec::new();
     for seat in &game.seats {
-        let notify = service
-            .preferences(seat.user)
-            .await
-            .map(|p| p.notify)
-            .unwrap_or_default();
-        prefs.push((seat.user, notify));
+        let p = service.preferences(seat.user).await.unwrap_or_default();
+        // Direct messages have no guild: the player's own language, else the guild's.
+        let own = p
+            .language
+            .as_deref()
+            .and_then(Lang::from_code)
+            .unwrap_or(lang);
+        prefs.push((seat.user, p.notify, own));
     }
-    let notify_of = |u: UserId| {
-        prefs
-            .iter()
-            .find(|(p, _)| *p == u)
-            .map_or(Notify::default(), |(_, n)| *n)
-    };
-    let Some(n) = notice(i18n, lang, event, notify_of) else {
+    let pref = |u: UserId| prefs.iter().find(|(p, _, _)| *p == u);
+    let notify_of = |u: UserId| pref(u).map_or(Notify::default(), |p| p.1);
+    let dm_lang = |u: UserId| pref(u).map_or(lang, |p| p.2);
+    let Some(n) = notice(i18n, lang, event, notify_of, dm_lang) else {
         return;
     };
     let mentions = CreateAllowedMentions::new().users(
@@ -439,7 +440,7 @@ mod tests {
             user: UserId(11),
             seat: 1,
         };
-        notice(&i18n, Lang::En, &event, |_| notify).expect("a notice")
+        notice(&i18n, Lang::En, &event, |_| notify, |_| Lang::Fi).expect("a notice")
     }
 
     #[test]
@@ -458,6 +459,15 @@ mod tests {
         assert_eq!(n.pings, vec![UserId(11)]);
         assert_eq!(n.direct.len(), 1);
         assert!(n.direct[0].1.contains("#7") && n.direct[0].1.contains("<#200>"));
+        assert!(
+            n.direct[0].1.contains("Siirtosi"),
+            "the direct message is in the player's language: {}",
+            n.direct[0].1
+        );
+        assert!(
+            n.content.contains("your move"),
+            "the thread's is the guild's"
+        );
     }
 
     #[test]
@@ -471,10 +481,23 @@ mod tests {
             first_of_turn,
         };
         assert_eq!(
-            notice(&i18n, Lang::En, &event(false), |_| Notify::Mention),
+            notice(
+                &i18n,
+                Lang::En,
+                &event(false),
+                |_| Notify::Mention,
+                |_| Lang::En
+            ),
             None
         );
-        let n = notice(&i18n, Lang::Fi, &event(true), |_| Notify::Mention).unwrap();
+        let n = notice(
+            &i18n,
+            Lang::Fi,
+            &event(true),
+            |_| Notify::Mention,
+            |_| Lang::Fi,
+        )
+        .unwrap();
         assert!(n.content.contains("239"), "{}", n.content);
         assert_eq!(n.pings, vec![UserId(11)]);
     }
@@ -491,13 +514,19 @@ mod tests {
             user: UserId(11),
             seat: 1,
         };
-        let n = notice(&i18n, Lang::En, &event, |u| {
-            if u == UserId(11) {
-                Notify::Off
-            } else {
-                Notify::Mention
-            }
-        })
+        let n = notice(
+            &i18n,
+            Lang::En,
+            &event,
+            |u| {
+                if u == UserId(11) {
+                    Notify::Off
+                } else {
+                    Notify::Mention
+                }
+            },
+            |_| Lang::En,
+        )
         .unwrap();
         assert!(
             n.content.contains("**P1** ran out of time"),
@@ -514,7 +543,7 @@ mod tests {
             user: UserId(11),
             seat: 1,
         };
-        let n = notice(&i18n, Lang::Es, &event, |_| Notify::Mention).unwrap();
+        let n = notice(&i18n, Lang::Es, &event, |_| Notify::Mention, |_| Lang::Es).unwrap();
         assert!(n.content.contains("**P1**"), "{}", n.content);
         assert!(
             n.content.contains("<@12>"),
