@@ -44,7 +44,7 @@ pub(super) const TIMEOUT: &str = "timeout";
 
 /// How long a sweep owns an overdue game it claimed.
 const LEASE: Duration = Duration::from_secs(300);
-/// The most overdue games one sweep handles (the rest wait for the next sweep).
+/// How many overdue games a sweep claims at a time (it claims again until none are left).
 const BATCH: u32 = 200;
 const HOUR_MS: i64 = 3_600_000;
 const DAY_MS: i64 = 24 * HOUR_MS;
@@ -249,7 +249,23 @@ impl Service {
     /// [`ServiceError::Storage`].
     pub async fn expire_overdue(&self) -> Result<Vec<ClockEvent>, ServiceError> {
         let mut events = Vec::new();
-        for (id, _) in self.claim_overdue_games(LEASE, BATCH).await? {
+        loop {
+            let claimed = self.claim_overdue_games(LEASE, BATCH).await?;
+            let more = claimed.len() == BATCH as usize;
+            self.expire_claimed(claimed, &mut events).await?;
+            // Every game handled here leaves the overdue set (or keeps its lease), so this ends.
+            if !more {
+                return Ok(events);
+            }
+        }
+    }
+
+    async fn expire_claimed(
+        &self,
+        claimed: Vec<(GameId, Timestamp)>,
+        events: &mut Vec<ClockEvent>,
+    ) -> Result<(), ServiceError> {
+        for (id, _) in claimed {
             let slot = self.slot(id);
             let mut cached = slot.lock().await;
             let result = self.expire_locked(&mut cached, id).await;
@@ -263,7 +279,7 @@ impl Service {
                 Err(e) => return Err(e),
             }
         }
-        Ok(events)
+        Ok(())
     }
 
     async fn expire_locked(

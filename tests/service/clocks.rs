@@ -487,6 +487,24 @@ async fn a_damaged_game_does_not_stop_the_others_from_timing_out() {
 }
 
 #[tokio::test]
+async fn one_sweep_ends_every_overdue_game_however_many() {
+    let env = Env::with_config(with_vacation(0)).await;
+    // More than one claim's worth (200).
+    for i in 0..205u64 {
+        let a = user(1000 + 2 * i, "A");
+        let b = user(1001 + 2 * i, "B");
+        let mut r = request(Some(b.clone()), "gomoku");
+        r.time = Some(TimeControl::MinutesPerMove(1));
+        let c = env.svc.challenge(&at(a), r).await.unwrap();
+        env.svc.accept(&at(b), c.id).await.unwrap();
+    }
+    env.clock.advance(MINUTE);
+    let events = env.svc.sweep_clocks().await.unwrap();
+    assert_eq!(timeouts(&events).len(), 205);
+    assert!(env.svc.sweep_clocks().await.unwrap().is_empty());
+}
+
+#[tokio::test]
 async fn live_games_time_out_in_minutes_and_never_use_vacation() {
     let env = Env::with_config(with_vacation(10)).await;
     let game = timed_game(&env.svc, TimeControl::MinutesPerMove(5)).await;
