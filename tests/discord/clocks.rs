@@ -59,6 +59,16 @@ async fn the_player_to_move_is_reminded_once_and_then_loses_on_time_in_the_threa
     let started = start_two_player(&fake, &alice, &bob, &[("game", 0), ("days_per_move", 1)]).await;
     let [first, second] = &started.order;
     let in_thread = Req::post(&format!("/channels/{}/messages", started.thread));
+    // The deadline shows under the board and in /games, in each reader's time zone.
+    let due = format!("<t:{}:R>", clock.now().plus(24 * HOUR).unix_seconds());
+    let board = &fake.messages_in(started.thread)[0];
+    assert!(
+        board["content"].as_str().unwrap_or_default().contains(&due),
+        "{board}"
+    );
+    let sent = fake.send(SlashCommand::new("games").by(first)).await;
+    let list = fake.next_request(&Req::callback(&sent)).await;
+    assert!(content(&list).contains(&due), "{}", content(&list));
 
     // 80% of a day: the reminder, in the thread, pinging the player to move.
     clock.advance(Duration::from_secs(19 * 3600 + 12 * 60));
