@@ -11,8 +11,8 @@ use gomoku_bot::i18n::I18n;
 use gomoku_bot::service::{Clock, ManualClock, Service, ServiceConfig, SystemClock};
 use gomoku_bot::store::StoreOptions;
 
-use crate::bot::{content, is_ephemeral, mentions, start_two_player};
-use crate::support::fake_discord::{FakeDiscord, Req, RunningBot, SlashCommand};
+use crate::bot::{button_ids, content, is_ephemeral, mentions, start_two_player};
+use crate::support::fake_discord::{Click, FakeDiscord, Req, RunningBot, SlashCommand, message_id};
 
 const HOUR: Duration = Duration::from_secs(3600);
 
@@ -163,6 +163,61 @@ async fn reminders_follow_the_ping_preference_and_vacation_is_announced_once() {
     let text = content(&answer);
     assert!(text.contains("9 days and 22 hours"), "{text}");
     assert!(text.contains("Used this year: 2 hours"), "{text}");
+    fake.assert_all_requests_valid();
+    bot.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_a_three_player_game_the_player_out_of_time_is_out_and_the_next_one_is_pinged() {
+    let dir = tempfile::tempdir().unwrap();
+    let (fake, bot, clock) = connected_on_clock(dir.path(), 0).await;
+    let players = [
+        fake.add_user("ann"),
+        fake.add_user("ben"),
+        fake.add_user("cid"),
+    ];
+    let sent = fake
+        .send(
+            SlashCommand::new("challenge")
+                .by(&players[0])
+                .integer("game", 2)
+                .integer("players", 1)
+                .integer("days_per_move", 1),
+        )
+        .await;
+    let answer = fake.next_request(&Req::callback(&sent)).await;
+    let message = message_id(&fake.original_message(&sent).unwrap());
+    let join = button_ids(&answer.json_or_null())
+        .into_iter()
+        .find(|id| id.contains(":join:"))
+        .expect("a join button");
+    for p in &players[1..] {
+        let click = fake.send(Click::button(message, &join).by(p)).await;
+        fake.next_request(&Req::callback(&click)).await;
+    }
+    let thread_req = fake
+        .next_request(&Req::post("/channels/*/messages/*/threads"))
+        .await;
+    let thread: u64 = thread_req
+        .response
+        .as_ref()
+        .and_then(|a| a["id"].as_str())
+        .and_then(|s| s.parse().ok())
+        .expect("thread id");
+    let in_thread = Req::post(&format!("/channels/{thread}/messages"));
+    let board = fake.next_request(&in_thread).await;
+    let first = mentions(&content(&board))[0];
+
+    // The first player lets the day pass: they are out, and the next player is pinged.
+    clock.advance(24 * HOUR);
+    // (Expiry comes first in a sweep: no late reminder for a turn that already ran out.)
+    let notice = fake.next_request(&in_thread).await;
+    let text = content(&notice);
+    assert!(text.contains("is out; the others play on"), "{text}");
+    let next = mentions(&text);
+    assert_eq!(next.len(), 1, "{text}");
+    assert_ne!(next[0], first);
+    assert!(!text.contains(&format!("<@{first}>")), "{text}");
     fake.assert_all_requests_valid();
     bot.shutdown().await;
 }
