@@ -143,7 +143,8 @@ async fn migrations_apply_to_an_empty_database_and_are_idempotent() {
             "moves",
             "offers",
             "rematches",
-            "user_preferences"
+            "user_preferences",
+            "vacation_usage"
         ]
     );
     let applied = migrations_applied(&mut conn).await;
