@@ -110,6 +110,11 @@ pub struct GameConfig {
     pub challenge_expiry_hours: u32,
     /// Most games (open challenges included) two members may have running against each other.
     pub max_open_games_per_pair: u32,
+    /// Vacation days per player and calendar year, spent an hour at a time when a deadline
+    /// passes in a game counted in days (0: none, a passed deadline loses at once).
+    pub vacation_days_per_year: u32,
+    /// Seconds between two checks of the games' deadlines (reminders, vacation, loss on time).
+    pub clock_sweep_seconds: u32,
 }
 
 impl Default for GameConfig {
@@ -117,6 +122,8 @@ impl Default for GameConfig {
         GameConfig {
             challenge_expiry_hours: 24,
             max_open_games_per_pair: 3,
+            vacation_days_per_year: 10,
+            clock_sweep_seconds: 60,
         }
     }
 }
@@ -219,6 +226,18 @@ impl Config {
                 why: "must be at least 1".to_string(),
             });
         }
+        if self.game.vacation_days_per_year > 366 {
+            return Err(ConfigError::Invalid {
+                key: "game.vacation_days_per_year",
+                why: "must be between 0 and 366".to_string(),
+            });
+        }
+        if !(1..=3600).contains(&self.game.clock_sweep_seconds) {
+            return Err(ConfigError::Invalid {
+                key: "game.clock_sweep_seconds",
+                why: "must be between 1 and 3600".to_string(),
+            });
+        }
         Ok(())
     }
 }
@@ -248,6 +267,8 @@ mod tests {
             "url",
             "challenge_expiry_hours",
             "max_open_games_per_pair",
+            "vacation_days_per_year",
+            "clock_sweep_seconds",
             "filter",
         ] {
             assert!(
@@ -322,6 +343,19 @@ mod tests {
             Config::load(&path, env(&[])),
             Err(ConfigError::Invalid { .. })
         ));
+        for (line, key) in [
+            (
+                "vacation_days_per_year = 400",
+                "game.vacation_days_per_year",
+            ),
+            ("clock_sweep_seconds = 0", "game.clock_sweep_seconds"),
+        ] {
+            std::fs::write(&path, format!("[discord]\ntoken = \"t\"\n[game]\n{line}\n")).unwrap();
+            assert!(
+                matches!(Config::load(&path, env(&[])), Err(ConfigError::Invalid { key: k, .. }) if k == key),
+                "{line}"
+            );
+        }
     }
 
     #[test]

@@ -12,8 +12,8 @@ use crate::i18n::{Lang, rules_text};
 use crate::rules::record::GameRecord;
 use crate::rules::{Action, Preset, RuleSet};
 use crate::service::{
-    Actor, ChallengeRequest, ChannelId, GameId, GuildId, MessageId, Notify, ServiceError,
-    TimeControl, UserId, UserInfo,
+    Actor, ChallengeRequest, ChannelId, GameId, GuildId, MessageId, Notify, ServiceError, UserId,
+    UserInfo,
 };
 
 /// Every command of the bot, in menu order.
@@ -30,6 +30,7 @@ pub fn all() -> Vec<poise::Command<super::Data, Error>> {
         export(),
         super::offers::undo(),
         super::offers::draw(),
+        super::clocks::vacation(),
         super::ratings::leaderboard(),
         super::ratings::rating(),
         super::ratings::history(),
@@ -342,8 +343,8 @@ pub async fn challenge(
     opening: Option<OpeningChoice>,
     players: Option<PlayersChoice>,
     teams: Option<bool>,
-    #[min = 1]
-    #[max = 30]
+    #[min = 0]
+    #[max = 14]
     days_per_move: Option<u16>,
     rated: Option<bool>,
     captures: Option<CapturesChoice>,
@@ -355,11 +356,25 @@ pub async fn challenge(
     self_capture: Option<SelfCaptureChoice>,
     extra_time_capture: Option<bool>,
     mixed_captures: Option<bool>,
+    #[min = 1]
+    #[max = 60]
+    minutes_per_move: Option<u16>,
 ) -> Result<(), Error> {
     let Some(actor) = actor_of(ctx) else {
         return Ok(());
     };
     let data = ctx.data();
+    let time = match super::clocks::time_choice(days_per_move, minutes_per_move) {
+        Ok(t) => t,
+        Err(e) => {
+            let lang = private_lang(ctx).await;
+            return say_private(
+                ctx,
+                super::clocks::time_choice_error_text(&data.i18n, lang, e),
+            )
+            .await;
+        }
+    };
     let settings = match data.service.guild_settings(actor.guild).await {
         Ok(s) => s,
         Err(e) => return say_error(ctx, &e).await,
@@ -452,7 +467,7 @@ pub async fn challenge(
     let request = ChallengeRequest {
         opponent: opponent_info,
         rules: Some(rules),
-        time: days_per_move.map(TimeControl::DaysPerMove),
+        time,
         rated: rated.unwrap_or(false),
     };
     let challenge = match data.service.challenge(&actor, request).await {
@@ -797,16 +812,20 @@ pub async fn prefs(
     default_member_permissions = "MANAGE_GUILD",
     required_permissions = "MANAGE_GUILD"
 )]
+#[allow(clippy::too_many_arguments)]
 pub async fn settings(
     ctx: Context<'_>,
     game: Option<GameChoice>,
     size: Option<SizeChoice>,
     opening: Option<OpeningChoice>,
     #[min = 0]
-    #[max = 30]
+    #[max = 14]
     days_per_move: Option<u16>,
     threads: Option<bool>,
     language: Option<LanguageChoice>,
+    #[min = 1]
+    #[max = 60]
+    minutes_per_move: Option<u16>,
 ) -> Result<(), Error> {
     let Some(actor) = actor_of(ctx) else {
         return Ok(());
@@ -821,6 +840,7 @@ pub async fn settings(
         || size.is_some()
         || opening.is_some()
         || days_per_move.is_some()
+        || minutes_per_move.is_some()
         || threads.is_some()
         || language.is_some();
     if game.is_some() || size.is_some() || opening.is_some() {
@@ -833,12 +853,16 @@ pub async fn settings(
             Err(e) => return say_private(ctx, text::rules_error_text(&data.i18n, lang, &e)).await,
         }
     }
-    if let Some(d) = days_per_move {
-        s.default_time = if d == 0 {
-            TimeControl::Unlimited
-        } else {
-            TimeControl::DaysPerMove(d)
-        };
+    match super::clocks::time_choice(days_per_move, minutes_per_move) {
+        Ok(Some(t)) => s.default_time = t,
+        Ok(None) => {}
+        Err(e) => {
+            return say_private(
+                ctx,
+                super::clocks::time_choice_error_text(&data.i18n, lang, e),
+            )
+            .await;
+        }
     }
     if let Some(t) = threads {
         s.thread_per_game = t;

@@ -6,6 +6,7 @@
 //! working after a restart. Errors go privately to whoever caused them, in their language.
 
 pub mod buttons;
+pub mod clocks;
 mod commands;
 mod localize;
 pub mod offers;
@@ -229,6 +230,11 @@ pub fn framework(
                     Arc::downgrade(&service),
                     Arc::clone(&i18n),
                 ));
+                tokio::spawn(clocks::sweep_clocks(
+                    Arc::downgrade(&ctx.http),
+                    Arc::downgrade(&service),
+                    Arc::clone(&i18n),
+                ));
                 Ok(Data { service, i18n })
             })
         })
@@ -276,6 +282,8 @@ pub async fn run(config: Config) -> Result<(), Error> {
         challenge_ttl: Duration::from_secs(u64::from(config.game.challenge_expiry_hours) * 3600),
         max_open_games_per_pair: config.game.max_open_games_per_pair,
         seat_seed: None,
+        vacation_days_per_year: config.game.vacation_days_per_year,
+        clock_sweep_every: Duration::from_secs(u64::from(config.game.clock_sweep_seconds)),
     };
     let service = Arc::new(Service::open(&options, service_config, Arc::new(SystemClock)).await?);
     info!(database = %redact_url(&config.database.url), "database ready, migrations applied");

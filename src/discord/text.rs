@@ -114,6 +114,7 @@ pub fn error_text(i18n: &I18n, lang: Lang, e: &ServiceError) -> String {
             i18n.tr(lang, "err-bad-time-control", &[("days", (*d).into())])
         }
         ServiceError::Offer(o) => super::offers::offer_error_text(i18n, lang, o),
+        ServiceError::BadMinutesPerMove(m) => super::clocks::bad_minutes_text(i18n, lang, *m),
         ServiceError::Storage(s) => i18n.get(
             lang,
             match s.kind {
@@ -177,6 +178,7 @@ pub fn time_text(i18n: &I18n, lang: Lang, t: TimeControl) -> String {
     match t {
         TimeControl::Unlimited => i18n.get(lang, "time-unlimited"),
         TimeControl::DaysPerMove(d) => i18n.tr(lang, "time-days-per-move", &[("days", d.into())]),
+        TimeControl::MinutesPerMove(m) => super::clocks::minutes_text(i18n, lang, m),
     }
 }
 
@@ -241,6 +243,7 @@ pub fn move_text(
             ],
         ),
         crate::rules::Action::PlaceTwo => i18n.tr(lang, "move-place-two", &[("player", who)]),
+        crate::rules::Action::Retire(_) => i18n.tr(lang, "clock-move-retired", &[("player", who)]),
     }
 }
 

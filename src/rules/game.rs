@@ -145,6 +145,11 @@ pub enum Action {
     Take(u8),
     /// Swap2's third option: place two more stones and hand the choice back.
     PlaceTwo,
+    /// Three or four players without teams: the colour to move leaves the game (it ran out of
+    /// time). Its stones stay on the board and it is skipped in turn order from now on. Not
+    /// offered by [`Game::legal_actions`]; refused when it would leave a single colour in play
+    /// (the game is then over, which the caller records as it sees fit).
+    Retire(u8),
 }
 
 impl Action {
@@ -156,6 +161,19 @@ impl Action {
         let t = token.trim();
         if t.eq_ignore_ascii_case("place") {
             return Ok(Action::PlaceTwo);
+        }
+        if let Some(rest) = t
+            .get(..7)
+            .filter(|p| p.eq_ignore_ascii_case("retire:"))
+            .map(|_| &t[7..])
+        {
+            return match rest {
+                "1" => Ok(Action::Retire(1)),
+                "2" => Ok(Action::Retire(2)),
+                "3" => Ok(Action::Retire(3)),
+                "4" => Ok(Action::Retire(4)),
+                _ => Err(PointError::Malformed(token.to_string())),
+            };
         }
         if let Some(rest) = t
             .get(..5)
@@ -178,6 +196,7 @@ impl fmt::Display for Action {
             Action::Place(p) => write!(f, "{p}"),
             Action::Take(c) => write!(f, "take:{c}"),
             Action::PlaceTwo => f.write_str("place"),
+            Action::Retire(c) => write!(f, "retire:{c}"),
         }
     }
 }
@@ -327,6 +346,8 @@ struct State {
     status: Status,
     pending: Option<RawLine>,
     last: Option<u16>,
+    /// Colours that left the game ([`Action::Retire`]).
+    retired: Colours,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -420,6 +441,7 @@ impl Game {
                 status: Status::Ongoing,
                 pending: None,
                 last: None,
+                retired: Colours::EMPTY,
             },
             record: Vec::new(),
             undo: Vec::new(),
@@ -528,6 +550,18 @@ impl Game {
             Phase::Playing => self.seat_of_colour(self.state.to_move),
         })
     }
+    /// The colours that left the game ([`Action::Retire`]): skipped in turn order.
+    pub fn retired(&self) -> Colours {
+        self.state.retired
+    }
+    /// The colour that moves after `colour`, skipping retired colours.
+    fn next_in_play(&self, colour: u8) -> u8 {
+        let mut next = self.rules.next_colour(colour);
+        while self.state.retired.contains(next) && next != colour {
+            next = self.rules.next_colour(next);
+        }
+        next
+    }
     /// The point of the last stone placed, if the last action placed one.
     pub fn last_stone(&self) -> Option<Point> {
         self.state.last.map(|i| point_at(usize::from(i)))
@@ -605,6 +639,32 @@ impl Game {
         self.check_shape(action)?;
         match (self.state.phase, action) {
             (Phase::Playing, Action::Place(p)) => self.play(p, action),
+            (_, Action::Retire(colour)) => {
+                self.check_retire(colour)?;
+                let before = self.state;
+                self.state.retired.insert(colour);
+                self.state.last = None;
+                // A winning row that waited for this colour's capture stands: it was not broken.
+                if let Some(line) = self.state.pending.take()
+                    && self.line_stands(line)
+                {
+                    let mut winners = Colours::one(line.colour);
+                    if let Some(t) = self.rules.teammate(line.colour) {
+                        winners.insert(t);
+                    }
+                    self.state.status = Status::Won {
+                        winners,
+                        reason: WinReason::Line,
+                    };
+                } else {
+                    self.state.to_move = self.next_in_play(colour);
+                    if self.empties.is_empty() || !self.has_legal_point(self.state.to_move) {
+                        self.state.status = Status::Draw;
+                    }
+                }
+                self.commit(before, None, self.removed_log.len(), action);
+                Ok(self.report_without_stone(action))
+            }
             (Phase::Placing { seat, until }, Action::Place(p)) => {
                 let i = idx(p);
                 if self.cells.get(i).copied() != Some(EMPTY) {
@@ -664,6 +724,27 @@ impl Game {
                 Err(PlayError::WrongPhase("a stone is due, not a colour choice"))
             }
         }
+    }
+
+    /// Why the colour may not retire now, if it may not.
+    fn check_retire(&self, colour: u8) -> Result<(), PlayError> {
+        if !(1..=self.rules.players).contains(&colour) {
+            return Err(PlayError::NoSuchColour(colour));
+        }
+        if self.rules.players < 3 || self.rules.teams {
+            return Err(PlayError::WrongPhase(
+                "only a player of a 3-4 player game without teams can retire",
+            ));
+        }
+        if self.state.phase != Phase::Playing || colour != self.state.to_move {
+            return Err(PlayError::WrongPhase("only the colour to move can retire"));
+        }
+        if self.rules.players as usize - self.state.retired.len() <= 2 {
+            return Err(PlayError::WrongPhase(
+                "retiring would leave a single colour in play: the game is over",
+            ));
+        }
+        Ok(())
     }
 
     /// Refusals that do not depend on the phase: game over, points off this board, bad colours.
@@ -956,7 +1037,11 @@ impl Game {
                 for &d in &DIRS {
                     let q = step(ri, d);
                     let c = self.cells[q];
-                    if is_stone(c) && self.cells[step(q, -d)] != c {
+                    // A retired colour's stones stay, but it can no longer win.
+                    if is_stone(c)
+                        && !self.state.retired.contains(c)
+                        && self.cells[step(q, -d)] != c
+                    {
                         let len = 1 + self.run(q, d, c);
                         if len == usize::from(self.rules.line) {
                             line_winners.insert(c);
@@ -969,7 +1054,7 @@ impl Game {
         let mut capture_winners = Colours::EMPTY;
         if credited && self.rules.capture_win > 0 {
             for c in 1..=self.rules.players {
-                if self.score(c) >= self.rules.capture_win {
+                if !self.state.retired.contains(c) && self.score(c) >= self.rules.capture_win {
                     capture_winners.insert(c);
                 }
             }
@@ -982,13 +1067,13 @@ impl Game {
         }
         let mut winners = Colours(line_winners.0 | capture_winners.0 | pending_winner.0);
         if winners.is_empty() {
-            self.state.to_move = self.rules.next_colour(colour);
+            self.state.to_move = self.next_in_play(colour);
             if self.empties.is_empty() || !self.has_legal_point(self.state.to_move) {
                 self.state.status = Status::Draw;
             }
             return;
         }
-        let next = self.rules.next_colour(colour);
+        let next = self.next_in_play(colour);
         if let Some(line) = mover_line {
             let single = mover_lines == 1
                 && other_lines == 0
@@ -1136,6 +1221,7 @@ impl Game {
                 }
                 Ok(())
             }
+            (_, Action::Retire(colour)) => self.check_retire(colour),
             (Phase::Choosing { .. }, Action::Take(_)) => Ok(()),
             (
                 Phase::Choosing {

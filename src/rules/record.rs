@@ -331,12 +331,27 @@ impl GameRecord {
         }
         let _ = write!(s, "C[{}]", sgf_escape(&self.rules.describe()));
         let mut colour = 1u8;
+        let mut retired = crate::rules::Colours::EMPTY;
+        let next = |mut c: u8, retired: crate::rules::Colours| {
+            for _ in 0..self.rules.players {
+                c = self.rules.next_colour(c);
+                if !retired.contains(c) {
+                    break;
+                }
+            }
+            c
+        };
         for a in &self.actions {
             match a {
                 Action::Place(p) => {
                     let prop = ["B", "W", "RD", "BU"][usize::from(colour - 1)];
                     let _ = write!(s, "\n;{prop}[{}]", p.sgf(size));
-                    colour = self.rules.next_colour(colour);
+                    colour = next(colour, retired);
+                }
+                Action::Retire(c) => {
+                    retired.insert(*c);
+                    colour = next(colour, retired);
+                    let _ = write!(s, "\n;SW[{a}]");
                 }
                 other => {
                     let _ = write!(s, "\n;SW[{other}]");
@@ -805,6 +820,21 @@ mod tests {
         assert!(sgf.starts_with("(;FF[4]GM[4]"), "{sgf}");
         assert!(sgf.contains("RU[pente size=15 opening=swap2]"), "{sgf}");
         assert!(sgf.contains(";SW[place]"), "{sgf}");
+        assert_eq!(GameRecord::from_sgf(&sgf).unwrap(), r);
+    }
+
+    #[test]
+    fn sgf_names_each_stone_by_its_colour_after_a_retirement() {
+        let g = game("pente players=3", "K10 A1 retire:3 B2 C3");
+        let r = GameRecord::from_game(&g, &["A".into(), "B".into(), "C".into()]);
+        let sgf = r.to_sgf();
+        let props: Vec<&str> = sgf
+            .split("\n;")
+            .skip(1)
+            .filter_map(|n| n.split('[').next())
+            .collect();
+        assert_eq!(props, ["B", "W", "SW", "B", "W"], "{sgf}");
+        assert!(sgf.contains(";SW[retire:3]"), "{sgf}");
         assert_eq!(GameRecord::from_sgf(&sgf).unwrap(), r);
     }
 

@@ -597,3 +597,125 @@ fn records_replay_to_the_same_game() {
     let bad = [Action::Place(p("K10")), Action::Place(p("K10"))];
     assert_eq!(Game::from_record(*g.rules(), &bad).unwrap_err().0, 1);
 }
+
+// ----- retiring (a player ran out of time in a 3-4 player game) -----------------------------
+
+#[test]
+fn a_retired_colour_is_skipped_in_turn_order_and_its_stones_stay() {
+    let mut g = Game::new(rules("gomoku players=3"));
+    play(&mut g, "H8 A1");
+    assert_eq!(g.to_move(), 3);
+    play(&mut g, "B2");
+    // Colour 1 plays; colour 2 runs out of time.
+    play(&mut g, "C3");
+    assert_eq!(g.to_move(), 2);
+    let r = g.apply(Action::Retire(2)).unwrap();
+    assert_eq!(r.status, Status::Ongoing);
+    assert_eq!(r.colour, None);
+    assert!(r.removed.is_empty());
+    assert!(g.retired().contains(2));
+    assert_eq!(g.to_move(), 3);
+    assert_eq!(g.seat_to_act(), Some(3));
+    assert_eq!(g.stone_at(Point::parse("A1", 15).unwrap()), Some(2));
+    assert_eq!(g.last_stone(), None);
+    for (token, next) in [("D4", 1), ("E5", 3), ("F6", 1)] {
+        let r = g.apply_token(token).unwrap();
+        assert_eq!(r.colour, Some(if next == 1 { 3 } else { 1 }));
+        assert_eq!(g.to_move(), next, "after {token}");
+    }
+    assert_eq!(g.record().last(), Some(&Action::parse("F6", 15).unwrap()));
+    assert!(!g.legal_actions().contains(&Action::Retire(1)));
+}
+
+#[test]
+fn only_the_colour_to_move_of_a_free_for_all_may_retire_while_two_others_remain() {
+    let mut g = Game::new(rules("gomoku players=4"));
+    play(&mut g, "H8");
+    assert_eq!(
+        g.apply(Action::Retire(1)),
+        Err(PlayError::WrongPhase("only the colour to move can retire"))
+    );
+    assert_eq!(g.apply(Action::Retire(5)), Err(PlayError::NoSuchColour(5)));
+    assert_eq!(g.apply(Action::Retire(0)), Err(PlayError::NoSuchColour(0)));
+    g.apply(Action::Retire(2)).unwrap();
+    assert_eq!(g.to_move(), 3);
+    g.apply(Action::Retire(3)).unwrap();
+    assert_eq!(g.to_move(), 4);
+    // Two colours are left: one more retirement would end the game, which is the caller's.
+    assert!(matches!(
+        g.apply(Action::Retire(4)),
+        Err(PlayError::WrongPhase(_))
+    ));
+    assert!(g.check(Action::Retire(4)).is_err());
+    play(&mut g, "J9");
+    assert_eq!(g.to_move(), 1);
+
+    let mut two = Game::new(rules("gomoku"));
+    assert!(matches!(
+        two.apply(Action::Retire(1)),
+        Err(PlayError::WrongPhase(_))
+    ));
+    let mut teams = Game::new(rules("pente players=4 teams=on"));
+    assert!(matches!(
+        teams.apply(Action::Retire(1)),
+        Err(PlayError::WrongPhase(_))
+    ));
+    assert_eq!(
+        two.record().len() + teams.record().len(),
+        0,
+        "refusals change nothing"
+    );
+}
+
+#[test]
+fn undoing_a_retirement_restores_the_position_exactly() {
+    let mut g = Game::new(rules("pente players=3"));
+    play(&mut g, "K10 A1 B2");
+    let before = g.clone();
+    g.apply(Action::Retire(1)).unwrap();
+    assert_ne!(g, before);
+    assert_eq!(g.undo(), Some(Action::Retire(1)));
+    assert_eq!(g, before);
+    assert_eq!(g.retired(), Colours::EMPTY);
+    assert_eq!(g.to_move(), 1);
+}
+
+#[test]
+fn retire_tokens_round_trip_and_replay() {
+    assert_eq!(Action::parse("retire:3", 19), Ok(Action::Retire(3)));
+    assert_eq!(Action::parse("RETIRE:2", 19), Ok(Action::Retire(2)));
+    assert_eq!(Action::Retire(4).to_string(), "retire:4");
+    for bad in ["retire:5", "retire:", "retire:x", "retire:11"] {
+        assert!(Action::parse(bad, 19).is_err(), "{bad}");
+    }
+    let mut g = Game::new(rules("pente players=3"));
+    play(&mut g, "K10 A1 retire:3 B2 C3");
+    let replayed = Game::from_record(*g.rules(), g.record()).unwrap();
+    assert_eq!(replayed, g);
+    assert_eq!(g.to_move(), 1, "3 is skipped after 2");
+}
+
+#[test]
+fn a_row_waiting_for_the_extra_time_capture_stands_when_the_next_colour_retires() {
+    // Colour 1 makes a row of 4 (the multiplayer line) that colour 2 could break by capturing
+    // H10 and H11 from H9; colour 2 retires instead, so the row wins.
+    let mut g = setup(
+        "pente players=3 extra_time_capture=on",
+        &["F10 G10 H10 H11", "H12 S1 S3 S5", "A19 C19 E19 G19"],
+    );
+    let r = g.apply_token("J10").unwrap();
+    assert!(r.extra_time, "the row waits for colour 2");
+    assert_eq!(g.to_move(), 2);
+    let mut broken = g.clone();
+    let r = g.apply(Action::Retire(2)).unwrap();
+    assert_eq!(
+        r.status,
+        Status::Won {
+            winners: Colours::one(1),
+            reason: WinReason::Line
+        }
+    );
+    // Had colour 2 captured instead, play would go on.
+    let r = broken.apply_token("H9").unwrap();
+    assert_eq!(r.status, Status::Ongoing);
+}

@@ -77,12 +77,15 @@ pub enum ServiceError {
     /// A lobby (3-4 players) is open to all: it cannot name an opponent.
     #[error("a lobby cannot name an opponent")]
     OpponentInLobby,
-    /// Days per move outside 1..=30.
+    /// Days per move other than those of [`crate::store::TimeControl::ALLOWED_DAYS`].
     #[error("bad time control: {0} days per move")]
     BadTimeControl(u16),
     /// A take-back, draw offer or rematch was refused.
     #[error(transparent)]
     Offer(crate::service::OfferError),
+    /// Minutes per move other than those of [`crate::store::TimeControl::ALLOWED_MINUTES`].
+    #[error("bad time control: {0} minutes per move")]
+    BadMinutesPerMove(u16),
     /// The database failed; nothing acknowledged is lost and this action did not happen.
     #[error(transparent)]
     Storage(#[from] StorageError),

@@ -22,10 +22,14 @@
 //! # Resigning
 //! A player may resign at any time, on their turn or not. The game ends at once and every
 //! other side wins: in a two-player game the opponent; with teams, the other team; in a
-//! three- or four-player free-for-all, all the remaining players share the victory. (Going
-//! on without the resigning player would need the rules core to skip a colour, which it
-//! does not; ending the game keeps every record replayable.) The resignation is the last
-//! row of the move log (`resign`).
+//! three- or four-player free-for-all, all the remaining players share the victory (players
+//! already out on time excepted: see [`clocks`](self#clocks)). The resignation is the last row
+//! of the move log (`resign`).
+//!
+//! # Clocks
+//! Deadlines, reminders, vacation and losses on time are swept by [`Service::sweep_clocks`]
+//! (module `clocks`): in a 3-4 player free-for-all a player who runs out of time retires
+//! (`retire:C`, the rules core skips their colour) and the others play on.
 //!
 //! # Take-backs, draws and rematches
 //! Accepted take-backs are appended as `undo:N` rows (N actions taken back, replayed with the
@@ -34,6 +38,7 @@
 //! `src/service/offers.rs`.
 
 mod clock;
+mod clocks;
 mod error;
 mod memo;
 mod offers;
@@ -49,6 +54,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
 pub use clock::{Clock, ManualClock, SystemClock};
+pub use clocks::{ClockEvent, VacationBalance, reminder_time, utc_year};
 pub use error::ServiceError;
 pub use offers::{Answered, OfferError, OfferMade, Outcome};
 pub use ratings::{
@@ -85,6 +91,11 @@ pub struct ServiceConfig {
     pub max_open_games_per_pair: u32,
     /// A seed for seat draws (tests); `None` seeds from the operating system.
     pub seat_seed: Option<u64>,
+    /// Vacation days each player has per calendar year (spent an hour at a time when a
+    /// deadline passes in a game counted in days).
+    pub vacation_days_per_year: u32,
+    /// How often the front checks deadlines (reminders, vacation, loss on time).
+    pub clock_sweep_every: Duration,
 }
 
 impl Default for ServiceConfig {
@@ -93,6 +104,8 @@ impl Default for ServiceConfig {
             challenge_ttl: Duration::from_secs(24 * 3600),
             max_open_games_per_pair: 3,
             seat_seed: None,
+            vacation_days_per_year: 10,
+            clock_sweep_every: Duration::from_secs(60),
         }
     }
 }
@@ -125,7 +138,7 @@ impl Loaded {
                     i + 1
                 )));
             }
-            if row.token == RESIGN || row.token == offers::DRAW {
+            if row.token == RESIGN || row.token == offers::DRAW || row.token == clocks::TIMEOUT {
                 if i + 1 != actions.len() {
                     return Err(corrupt(format!(
                         "a move follows the resignation at ply {}",
@@ -968,11 +981,20 @@ impl Service {
             .seat_of(actor.user.id)
             .ok_or(ServiceError::NotAParticipant)?;
         let (seat, rename) = (seat.seat, renamed(seat, actor));
+        if loaded
+            .game
+            .retired()
+            .contains(loaded.game.colour_of_seat(seat))
+        {
+            // Out on time already: the game goes on without them.
+            return Err(ServiceError::GameOver);
+        }
         let rules = loaded.game.rules();
         let colour = loaded.game.colour_of_seat(seat);
         let side = [Some(colour), rules.teammate(colour)];
         let mut winners = Colours::EMPTY;
-        for c in (1..=rules.players).filter(|c| !side.contains(&Some(*c))) {
+        let out = loaded.game.retired();
+        for c in (1..=rules.players).filter(|c| !side.contains(&Some(*c)) && !out.contains(*c)) {
             winners.insert(c);
         }
         let new = NewAction {
@@ -1110,9 +1132,9 @@ fn renamed(seat: &SeatRow, actor: &Actor) -> Option<(GuildId, UserInfo)> {
 
 fn check_time(time: TimeControl) -> Result<(), ServiceError> {
     match time {
-        TimeControl::DaysPerMove(d) if d == 0 || d > TimeControl::MAX_DAYS => {
-            Err(ServiceError::BadTimeControl(d))
-        }
-        _ => Ok(()),
+        _ if time.is_allowed() => Ok(()),
+        TimeControl::MinutesPerMove(m) => Err(ServiceError::BadMinutesPerMove(m)),
+        TimeControl::DaysPerMove(d) => Err(ServiceError::BadTimeControl(d)),
+        TimeControl::Unlimited => Ok(()),
     }
 }

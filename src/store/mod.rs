@@ -10,6 +10,7 @@
 //! lobbies are claimed with conditional `UPDATE`s, and deadline sweeps claim a row before
 //! acting on it.
 
+mod clocks;
 mod model;
 mod offers;
 pub mod ratings;
@@ -25,6 +26,7 @@ use sqlx::sqlite::{
 };
 use thiserror::Error;
 
+pub use clocks::ReminderCandidate;
 pub use model::{
     Challenge, ChallengeId, ChallengeStatus, ChannelId, GameId, GameResult, GameStatus, GuildId,
     GuildSettings, MessageId, Notify, Preferences, ResultReason, TimeControl, Timestamp, UserId,
@@ -374,11 +376,12 @@ impl std::fmt::Debug for Appends {
 }
 
 const CHALLENGE_COLUMNS: &str = "challenge_id, guild_id, channel_id, message_channel_id, \
-    message_id, challenger_id, opponent_id, rules, days_per_move, rated, status, created_at, \
-    expires_at, game_id";
+    message_id, challenger_id, opponent_id, rules, days_per_move, minutes_per_move, rated, status, \
+    created_at, expires_at, game_id";
 
 const GAME_COLUMNS: &str = "g.game_id, g.guild_id, g.channel_id, g.thread_id, \
-    g.board_channel_id, g.board_message_id, g.challenge_id, g.rules, g.days_per_move, g.rated, \
+    g.board_channel_id, g.board_message_id, g.challenge_id, g.rules, g.days_per_move, \
+    g.minutes_per_move, g.rated, \
     g.status, g.ply, g.to_act_seat, g.result, g.winners, g.loser_seat, g.deadline, \
     g.created_at, g.updated_at";
 
@@ -390,9 +393,14 @@ fn small(v: i64, what: &str) -> Result<u8, StorageError> {
     u8::try_from(v).map_err(|_| StorageError::corrupt(format!("{what} {v} out of range")))
 }
 
-fn time_from(v: Option<i64>) -> Result<TimeControl, StorageError> {
-    TimeControl::from_db(v)
-        .ok_or_else(|| StorageError::corrupt(format!("days_per_move {v:?} out of range")))
+fn time_from(row: &SqliteRow) -> Result<TimeControl, StorageError> {
+    let days: Option<i64> = row.try_get("days_per_move")?;
+    let minutes: Option<i64> = row.try_get("minutes_per_move")?;
+    TimeControl::from_db(days, minutes).ok_or_else(|| {
+        StorageError::corrupt(format!(
+            "time control: days {days:?}, minutes {minutes:?} out of range"
+        ))
+    })
 }
 
 fn pair(c: Option<i64>, m: Option<i64>) -> Option<(ChannelId, MessageId)> {
@@ -414,7 +422,7 @@ fn challenge_from(row: &SqliteRow, members: Vec<UserId>) -> Result<Challenge, St
             .try_get::<Option<i64>, _>("opponent_id")?
             .map(UserId::from_db),
         rules: rules_from(row.try_get("rules")?)?,
-        time: time_from(row.try_get("days_per_move")?)?,
+        time: time_from(row)?,
         rated: row.try_get("rated")?,
         status: ChallengeStatus::parse(&status)
             .ok_or_else(|| StorageError::corrupt(format!("challenge status `{status}`")))?,
@@ -473,7 +481,7 @@ fn game_meta_from(row: &SqliteRow) -> Result<GameMeta, StorageError> {
             .try_get::<Option<i64>, _>("challenge_id")?
             .map(ChallengeId),
         rules: rules_from(row.try_get("rules")?)?,
-        time: time_from(row.try_get("days_per_move")?)?,
+        time: time_from(row)?,
         rated: row.try_get("rated")?,
         status,
         ply: u32::try_from(ply).map_err(|_| StorageError::corrupt(format!("ply {ply}")))?,
@@ -700,7 +708,7 @@ impl Store {
         guild: GuildId,
     ) -> Result<Option<GuildSettings>, StorageError> {
         let row = sqlx::query(
-            "SELECT default_rules, days_per_move, thread_per_game, locale \
+            "SELECT default_rules, days_per_move, minutes_per_move, thread_per_game, locale \
              FROM guild_settings WHERE guild_id = ?",
         )
         .bind(guild.to_db())
@@ -709,7 +717,7 @@ impl Store {
         let Some(row) = row else { return Ok(None) };
         Ok(Some(GuildSettings {
             default_rules: rules_from(row.try_get("default_rules")?)?,
-            default_time: time_from(row.try_get("days_per_move")?)?,
+            default_time: time_from(&row)?,
             thread_per_game: row.try_get("thread_per_game")?,
             locale: row.try_get("locale")?,
         }))
@@ -727,10 +735,11 @@ impl Store {
     ) -> Result<(), StorageError> {
         sqlx::query(
             "INSERT INTO guild_settings \
-             (guild_id, default_rules, days_per_move, thread_per_game, locale, updated_at) \
-             VALUES (?, ?, ?, ?, ?, ?) \
+             (guild_id, default_rules, days_per_move, thread_per_game, locale, updated_at, \
+             minutes_per_move) VALUES (?, ?, ?, ?, ?, ?, ?) \
              ON CONFLICT (guild_id) DO UPDATE SET default_rules = excluded.default_rules, \
              days_per_move = excluded.days_per_move, thread_per_game = excluded.thread_per_game, \
+             minutes_per_move = excluded.minutes_per_move, \
              locale = excluded.locale, updated_at = excluded.updated_at",
         )
         .bind(guild.to_db())
@@ -739,6 +748,7 @@ impl Store {
         .bind(settings.thread_per_game)
         .bind(&settings.locale)
         .bind(now.0)
+        .bind(settings.default_time.minutes_to_db())
         .execute(&self.writer)
         .await?;
         Ok(())
@@ -846,8 +856,9 @@ impl Store {
         let mut tx = self.begin_write().await?;
         let id: i64 = sqlx::query(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, rules, \
-             players, days_per_move, rated, status, seats_taken, created_at, expires_at) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', 1, ?, ?) RETURNING challenge_id",
+             players, days_per_move, rated, status, seats_taken, created_at, expires_at, \
+             minutes_per_move) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', 1, ?, ?, ?) RETURNING challenge_id",
         )
         .bind(new.guild.to_db())
         .bind(new.channel.to_db())
@@ -859,6 +870,7 @@ impl Store {
         .bind(new.rated)
         .bind(new.now.0)
         .bind(new.expires_at.0)
+        .bind(new.time.minutes_to_db())
         .fetch_one(&mut *tx)
         .await?
         .try_get(0)?;
@@ -1102,8 +1114,9 @@ impl Store {
         .await?;
         let game: i64 = sqlx::query(
             "INSERT INTO games (guild_id, channel_id, challenge_id, rules, players, \
-             days_per_move, rated, status, ply, to_act_seat, deadline, created_at, updated_at) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, 'active', 0, 1, ?, ?, ?) RETURNING game_id",
+             days_per_move, rated, status, ply, to_act_seat, deadline, created_at, updated_at, \
+             minutes_per_move) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, 'active', 0, 1, ?, ?, ?, ?) RETURNING game_id",
         )
         .bind(challenge.guild.to_db())
         .bind(challenge.channel.to_db())
@@ -1115,6 +1128,7 @@ impl Store {
         .bind(challenge.time.deadline_after(now).map(|t| t.0))
         .bind(now.0)
         .bind(now.0)
+        .bind(challenge.time.minutes_to_db())
         .fetch_one(&mut **tx)
         .await?
         .try_get(0)?;

@@ -103,38 +103,69 @@ impl Timestamp {
 /// How long each player may think about a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum TimeControl {
-    /// No deadline.
+    /// No deadline (casual games).
     #[default]
     Unlimited,
     /// Each move is due within this many days of the previous one.
     DaysPerMove(u16),
+    /// Live play: each move is due within this many minutes of the previous one.
+    MinutesPerMove(u16),
 }
 
 impl TimeControl {
     /// The most days per move accepted.
-    pub const MAX_DAYS: u16 = 30;
+    pub const MAX_DAYS: u16 = 14;
+    /// The days per move a game may have.
+    pub const ALLOWED_DAYS: [u16; 7] = [1, 2, 3, 5, 7, 10, 14];
+    /// The minutes per move a live game may have.
+    pub const ALLOWED_MINUTES: [u16; 6] = [1, 2, 5, 10, 30, 60];
+
+    /// The time each move may take, `None` without a limit.
+    pub fn per_move(self) -> Option<Duration> {
+        match self {
+            TimeControl::Unlimited => None,
+            TimeControl::DaysPerMove(d) => Some(Duration::from_secs(u64::from(d) * 86_400)),
+            TimeControl::MinutesPerMove(m) => Some(Duration::from_secs(u64::from(m) * 60)),
+        }
+    }
+
+    /// Whether this is one of the time controls games may have.
+    pub fn is_allowed(self) -> bool {
+        match self {
+            TimeControl::Unlimited => true,
+            TimeControl::DaysPerMove(d) => Self::ALLOWED_DAYS.contains(&d),
+            TimeControl::MinutesPerMove(m) => Self::ALLOWED_MINUTES.contains(&m),
+        }
+    }
 
     /// The deadline of the next move when it becomes due at `now`.
     pub fn deadline_after(self, now: Timestamp) -> Option<Timestamp> {
-        match self {
-            TimeControl::Unlimited => None,
-            TimeControl::DaysPerMove(d) => {
-                Some(now.plus(Duration::from_secs(u64::from(d) * 86_400)))
-            }
-        }
+        self.per_move().map(|d| now.plus(d))
     }
 
+    /// The `days_per_move` column.
     pub(crate) fn to_db(self) -> Option<i64> {
         match self {
-            TimeControl::Unlimited => None,
             TimeControl::DaysPerMove(d) => Some(i64::from(d)),
+            _ => None,
         }
     }
 
-    pub(crate) fn from_db(v: Option<i64>) -> Option<TimeControl> {
-        match v {
-            None => Some(TimeControl::Unlimited),
-            Some(d) => u16::try_from(d).ok().map(TimeControl::DaysPerMove),
+    /// The `minutes_per_move` column.
+    pub(crate) fn minutes_to_db(self) -> Option<i64> {
+        match self {
+            TimeControl::MinutesPerMove(m) => Some(i64::from(m)),
+            _ => None,
+        }
+    }
+
+    /// From the `days_per_move` and `minutes_per_move` columns (`None` when out of range).
+    pub(crate) fn from_db(days: Option<i64>, minutes: Option<i64>) -> Option<TimeControl> {
+        match (days, minutes) {
+            (None, None) => Some(TimeControl::Unlimited),
+            (Some(d), None) => u16::try_from(d).ok().map(TimeControl::DaysPerMove),
+            (None, Some(m)) => u16::try_from(m).ok().map(TimeControl::MinutesPerMove),
+            (Some(_), Some(_)) => None,
         }
     }
 }
@@ -233,7 +264,7 @@ impl Default for GuildSettings {
     fn default() -> Self {
         GuildSettings {
             default_rules: RuleSet::preset(crate::rules::Preset::Pente),
-            default_time: TimeControl::Unlimited,
+            default_time: TimeControl::DaysPerMove(3),
             thread_per_game: true,
             locale: None,
         }
@@ -440,7 +471,39 @@ mod tests {
             TimeControl::DaysPerMove(2).deadline_after(now),
             Some(Timestamp(1_000 + 2 * 86_400_000))
         );
-        assert_eq!(TimeControl::from_db(Some(-1)), None);
-        assert_eq!(TimeControl::from_db(None), Some(TimeControl::Unlimited));
+        assert_eq!(
+            TimeControl::MinutesPerMove(5).deadline_after(now),
+            Some(Timestamp(1_000 + 5 * 60_000))
+        );
+        assert_eq!(TimeControl::from_db(Some(-1), None), None);
+        assert_eq!(
+            TimeControl::from_db(None, None),
+            Some(TimeControl::Unlimited)
+        );
+        assert_eq!(
+            TimeControl::from_db(None, Some(30)),
+            Some(TimeControl::MinutesPerMove(30))
+        );
+        assert_eq!(TimeControl::from_db(Some(1), Some(30)), None);
+        for t in [
+            TimeControl::Unlimited,
+            TimeControl::DaysPerMove(14),
+            TimeControl::MinutesPerMove(2),
+        ] {
+            assert_eq!(TimeControl::from_db(t.to_db(), t.minutes_to_db()), Some(t));
+        }
+    }
+
+    #[test]
+    fn only_the_listed_time_controls_are_allowed() {
+        let days: Vec<u16> = (0..=40)
+            .filter(|&d| TimeControl::DaysPerMove(d).is_allowed())
+            .collect();
+        assert_eq!(days, TimeControl::ALLOWED_DAYS);
+        let minutes: Vec<u16> = (0..=120)
+            .filter(|&m| TimeControl::MinutesPerMove(m).is_allowed())
+            .collect();
+        assert_eq!(minutes, TimeControl::ALLOWED_MINUTES);
+        assert!(TimeControl::Unlimited.is_allowed());
     }
 }

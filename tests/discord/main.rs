@@ -6,6 +6,7 @@
 mod support;
 
 mod bot;
+mod clocks;
 mod fixtures;
 mod harness;
 mod ratings;

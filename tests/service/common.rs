@@ -49,6 +49,12 @@ impl Env {
         }
     }
 
+    /// The time the service's clock shows.
+    pub fn clock_now(&self) -> Timestamp {
+        use gomoku_bot::service::Clock;
+        self.clock.now()
+    }
+
     /// Closes the service and opens a new one on the same file (a restart).
     pub async fn restart(&mut self) {
         self.svc.close().await;

@@ -145,7 +145,8 @@ async fn migrations_apply_to_an_empty_database_and_are_idempotent() {
             "rating_changes",
             "ratings",
             "rematches",
-            "user_preferences"
+            "user_preferences",
+            "vacation_usage"
         ]
     );
     let applied = migrations_applied(&mut conn).await;

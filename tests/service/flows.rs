@@ -46,7 +46,12 @@ async fn a_named_challenge_accepted_starts_a_game_with_both_seated() {
     let names: HashSet<_> = game.seats.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, HashSet::from(["Alice", "Bob"]));
     assert_eq!(game.home(), ChannelId(CHANNEL));
-    assert_eq!(game.deadline, None);
+    // The built-in default: three days per move.
+    assert_eq!(game.time, TimeControl::DaysPerMove(3));
+    assert_eq!(
+        game.deadline,
+        Some(T0.plus(Duration::from_secs(3 * 86_400)))
+    );
 
     // The challenge is closed now.
     assert_eq!(

@@ -1,6 +1,7 @@
 //! The game service and its SQLite store, tested through the public API on real database
 //! files in temporary directories (no mocks).
 
+mod clocks;
 mod common;
 mod concurrency;
 mod durability;

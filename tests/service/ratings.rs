@@ -5,8 +5,8 @@ use std::f64::consts::PI;
 
 use gomoku_bot::rules::Colours;
 use gomoku_bot::service::{
-    Actor, ChallengeRequest, Family, GameId, GameOutcome, GameResult, GameView, GuildId,
-    ResultReason, Service, Timestamp, UserId, UserInfo,
+    Actor, ChallengeRequest, ClockEvent, Family, GameId, GameOutcome, GameResult, GameView,
+    GuildId, ResultReason, Service, ServiceConfig, TimeControl, Timestamp, UserId, UserInfo,
 };
 use gomoku_bot::store::{NewAction, Rating};
 
@@ -545,4 +545,53 @@ async fn real_take_backs_and_agreed_draws_through_the_service() {
     assert_eq!(h[0].outcome, GameOutcome::Drawn);
     assert_eq!(h[0].reason, ResultReason::DrawAgreed);
     assert_eq!(h[1].change, None, "the game with the take-back");
+}
+
+#[tokio::test]
+async fn a_loss_on_time_from_the_clock_sweep_is_rated_as_a_loss() {
+    let env = Env::with_config(ServiceConfig {
+        vacation_days_per_year: 0,
+        ..config()
+    })
+    .await;
+    let svc = &env.svc;
+    let mut r = request(Some(bob()), "gomoku");
+    r.rated = true;
+    r.time = Some(TimeControl::DaysPerMove(1));
+    let c = svc.challenge(&at(alice()), r).await.unwrap();
+    let view = svc.accept(&at(bob()), c.id).await.unwrap().game.unwrap();
+    let (one, two) = (seat_actor(&view, 1), seat_actor(&view, 2));
+    play_all(
+        svc,
+        view.id,
+        [&one, &two],
+        "A1 O1 A3 O3 A5 O5 A7 O7 A9 O9 A11 O11",
+    )
+    .await;
+    // Seat 1 is to move and lets two days pass, with no vacation to spend.
+    env.clock
+        .advance(std::time::Duration::from_secs(2 * 86_400));
+    let events = svc.sweep_clocks().await.unwrap();
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, ClockEvent::TimedOut { .. })),
+        "{events:?}"
+    );
+    let (loser, winner) = one_game(NEW, NEW, 0.0);
+    close(
+        &server_rating(svc, GUILD, one.user.id, Family::Gomoku)
+            .await
+            .unwrap(),
+        loser,
+    );
+    close(
+        &server_rating(svc, GUILD, two.user.id, Family::Gomoku)
+            .await
+            .unwrap(),
+        winner,
+    );
+    let h = svc.history(GuildId(GUILD), one.user.id).await.unwrap();
+    assert_eq!(h[0].outcome, GameOutcome::Lost);
+    assert!(matches!(h[0].reason, ResultReason::Timeout { seat: 1 }));
 }

@@ -45,7 +45,7 @@ cmd-challenge-players-desc = Number of players; 3 or 4 opens a lobby
 cmd-challenge-teams = teams
 cmd-challenge-teams-desc = Four players in two teams (1 and 3 against 2 and 4)
 cmd-challenge-days_per_move = days_per_move
-cmd-challenge-days_per_move-desc = Days each player has for a move (default: no limit)
+cmd-challenge-days_per_move-desc = Days per move: 1, 2, 3, 5, 7, 10 or 14; 0 = no limit (default: the server's)
 cmd-challenge-rated = rated
 cmd-challenge-rated-desc = Whether the game counts for ratings
 cmd-challenge-captures = captures
@@ -103,7 +103,7 @@ cmd-settings-size-desc = Default board size
 cmd-settings-opening = opening
 cmd-settings-opening-desc = Default opening rule
 cmd-settings-days_per_move = days_per_move
-cmd-settings-days_per_move-desc = Default days per move (0 = no limit)
+cmd-settings-days_per_move-desc = Default days per move: 1, 2, 3, 5, 7, 10 or 14; 0 = no limit
 cmd-settings-threads = threads
 cmd-settings-threads-desc = Give each game its own thread
 cmd-settings-language = language
@@ -296,7 +296,7 @@ err-lobby-full = The lobby is full.
 err-already-joined = You are already in this lobby.
 err-not-joined = You are not in this lobby.
 err-opponent-in-lobby = A lobby is open to everyone: leave out the opponent.
-err-bad-time-control = { $days } days per move is not possible: choose 1 to 30.
+err-bad-time-control = { $days } days per move is not possible: choose 1, 2, 3, 5, 7, 10 or 14 (or 0 for no time limit).
 err-storage-busy = The game database is busy; nothing was changed. Try again in a moment.
 err-storage-full = The game database is out of space; nothing was changed. Please tell a server admin.
 err-storage = The game database failed; nothing was changed. Try again later.

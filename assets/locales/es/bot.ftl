@@ -45,7 +45,7 @@ cmd-challenge-players-desc = Número de jugadores; 3 o 4 abre una sala
 cmd-challenge-teams = equipos
 cmd-challenge-teams-desc = Cuatro jugadores en dos equipos (1 y 3 contra 2 y 4)
 cmd-challenge-days_per_move = días_por_jugada
-cmd-challenge-days_per_move-desc = Días que tiene cada jugador para jugar (por defecto: sin límite)
+cmd-challenge-days_per_move-desc = Días por jugada: 1, 2, 3, 5, 7, 10 o 14; 0 = sin límite (por defecto: el del servidor)
 cmd-challenge-rated = puntuada
 cmd-challenge-rated-desc = Si la partida cuenta para la clasificación
 cmd-challenge-captures = capturas
@@ -103,7 +103,7 @@ cmd-settings-size-desc = Tamaño de tablero por defecto
 cmd-settings-opening = apertura
 cmd-settings-opening-desc = Regla de apertura por defecto
 cmd-settings-days_per_move = días_por_jugada
-cmd-settings-days_per_move-desc = Días por jugada por defecto (0 = sin límite)
+cmd-settings-days_per_move-desc = Días por jugada por defecto: 1, 2, 3, 5, 7, 10 o 14; 0 = sin límite
 cmd-settings-threads = hilos
 cmd-settings-threads-desc = Dar a cada partida su propio hilo
 cmd-settings-language = idioma
@@ -296,7 +296,7 @@ err-lobby-full = La sala está llena.
 err-already-joined = Ya estás en esta sala.
 err-not-joined = No estás en esta sala.
 err-opponent-in-lobby = Una sala está abierta a todos: no indiques rival.
-err-bad-time-control = { $days } días por jugada no es posible: elige de 1 a 30.
+err-bad-time-control = { $days } días por jugada no es posible: elige 1, 2, 3, 5, 7, 10 o 14 (o 0 para jugar sin límite de tiempo).
 err-storage-busy = La base de datos está ocupada; no se cambió nada. Inténtalo de nuevo en un momento.
 err-storage-full = La base de datos se quedó sin espacio; no se cambió nada. Avisa a un administrador.
 err-storage = La base de datos falló; no se cambió nada. Inténtalo más tarde.

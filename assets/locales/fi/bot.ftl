@@ -45,7 +45,7 @@ cmd-challenge-players-desc = Pelaajien määrä; 3 tai 4 avaa aulan
 cmd-challenge-teams = joukkueet
 cmd-challenge-teams-desc = Neljä pelaajaa kahdessa joukkueessa (1 ja 3 vastaan 2 ja 4)
 cmd-challenge-days_per_move = päiviä_siirtoon
-cmd-challenge-days_per_move-desc = Päiviä kullekin siirrolle (oletus: ei rajaa)
+cmd-challenge-days_per_move-desc = Päiviä siirtoa kohden: 1, 2, 3, 5, 7, 10 tai 14; 0 = ei rajaa (oletus: palvelimen)
 cmd-challenge-rated = pisteytetty
 cmd-challenge-rated-desc = Lasketaanko peli luokitukseen
 cmd-challenge-captures = kaappaukset
@@ -103,7 +103,7 @@ cmd-settings-size-desc = Laudan oletuskoko
 cmd-settings-opening = avaus
 cmd-settings-opening-desc = Oletusavaussääntö
 cmd-settings-days_per_move = päiviä_siirtoon
-cmd-settings-days_per_move-desc = Oletuspäivät siirtoa kohden (0 = ei rajaa)
+cmd-settings-days_per_move-desc = Oletuspäivät siirtoa kohden: 1, 2, 3, 5, 7, 10 tai 14; 0 = ei rajaa
 cmd-settings-threads = ketjut
 cmd-settings-threads-desc = Anna jokaiselle pelille oma ketju
 cmd-settings-language = kieli
@@ -296,7 +296,7 @@ err-lobby-full = Aula on täynnä.
 err-already-joined = Olet jo tässä aulassa.
 err-not-joined = Et ole tässä aulassa.
 err-opponent-in-lobby = Aula on avoin kaikille: jätä vastustaja pois.
-err-bad-time-control = { $days } päivää siirtoa kohden ei käy: valitse 1-30.
+err-bad-time-control = { $days } päivää siirtoa kohden ei käy: valitse 1, 2, 3, 5, 7, 10 tai 14 (tai 0, jos aikarajaa ei haluta).
 err-storage-busy = Tietokanta on varattu; mitään ei muutettu. Yritä hetken päästä uudelleen.
 err-storage-full = Tietokannan tila loppui; mitään ei muutettu. Kerro palvelimen ylläpitäjälle.
 err-storage = Tietokanta epäonnistui; mitään ei muutettu. Yritä myöhemmin uudelleen.

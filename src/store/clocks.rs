@@ -1,0 +1,161 @@
+//! The clocks' SQL: reminders claimed once per turn, and vacation time spent per year.
+//!
+//! Like the deadline sweep's lease, every write here is a conditional `UPDATE` (or a guarded
+//! upsert), so two sweepers running at once, in one process or in two, never both remind a
+//! player of the same turn nor both spend the same hour of vacation.
+
+use sqlx::Row;
+
+use super::{GameId, StorageError, Store, Timestamp, UserId, small, time_from};
+use crate::store::TimeControl;
+
+/// An active game with a clock whose player to act has not been reminded of this turn yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReminderCandidate {
+    /// The game.
+    pub game: GameId,
+    /// Actions so far (the turn is the one after this ply).
+    pub ply: u32,
+    /// The seat to act.
+    pub seat: u8,
+    /// The game's time control.
+    pub time: TimeControl,
+    /// When the turn began (the last action, or the start of the game).
+    pub turn_started: Timestamp,
+    /// When the turn runs out.
+    pub deadline: Timestamp,
+}
+
+impl Store {
+    /// Active games whose deadline lies in `(now, horizon]` and whose player to act has not
+    /// been reminded of this turn.
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    pub async fn reminder_candidates(
+        &self,
+        now: Timestamp,
+        horizon: Timestamp,
+    ) -> Result<Vec<ReminderCandidate>, StorageError> {
+        let rows = sqlx::query(
+            "SELECT game_id, ply, to_act_seat, days_per_move, minutes_per_move, updated_at, \
+             deadline FROM games WHERE status = 'active' AND deadline > ? AND deadline <= ? \
+             AND to_act_seat IS NOT NULL AND (reminded_ply IS NULL OR reminded_ply <> ply) \
+             ORDER BY deadline",
+        )
+        .bind(now.0)
+        .bind(horizon.0)
+        .fetch_all(&self.reader)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let ply: i64 = r.try_get("ply")?;
+                Ok(ReminderCandidate {
+                    game: GameId(r.try_get("game_id")?),
+                    ply: u32::try_from(ply)
+                        .map_err(|_| StorageError::corrupt(format!("ply {ply}")))?,
+                    seat: small(r.try_get("to_act_seat")?, "seat")?,
+                    time: time_from(r)?,
+                    turn_started: Timestamp(r.try_get("updated_at")?),
+                    deadline: Timestamp(r.try_get("deadline")?),
+                })
+            })
+            .collect()
+    }
+
+    /// Marks the turn after `ply` as reminded. `true` for the one caller that marked it;
+    /// `false` when it was already marked, or the game moved on or ended.
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    pub async fn claim_reminder(&self, game: GameId, ply: u32) -> Result<bool, StorageError> {
+        let done = sqlx::query(
+            "UPDATE games SET reminded_ply = ? WHERE game_id = ? AND ply = ? \
+             AND status = 'active' AND (reminded_ply IS NULL OR reminded_ply <> ?)",
+        )
+        .bind(i64::from(ply))
+        .bind(game.0)
+        .bind(i64::from(ply))
+        .bind(i64::from(ply))
+        .execute(&self.writer)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Hours of vacation a player has spent in a year.
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    pub async fn vacation_hours_used(&self, user: UserId, year: i32) -> Result<u32, StorageError> {
+        let row =
+            sqlx::query("SELECT hours_used FROM vacation_usage WHERE user_id = ? AND year = ?")
+                .bind(user.to_db())
+                .bind(i64::from(year))
+                .fetch_optional(&self.reader)
+                .await?;
+        match row {
+            None => Ok(0),
+            Some(r) => {
+                let h: i64 = r.try_get(0)?;
+                u32::try_from(h).map_err(|_| StorageError::corrupt(format!("hours_used {h}")))
+            }
+        }
+    }
+
+    /// Spends `hours` of `user`'s vacation in `year` to move the deadline of `game` (still at
+    /// `ply`, still active) to `deadline`, in one transaction; the sweep's lease is released,
+    /// and the turn counts as reminded (the vacation notice replaces a late reminder).
+    /// `false`, with nothing written, when the game moved on or ended, or the spending would
+    /// take the year's total past `allowance` hours.
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    #[allow(clippy::too_many_arguments)]
+    pub async fn spend_vacation(
+        &self,
+        game: GameId,
+        ply: u32,
+        user: UserId,
+        year: i32,
+        hours: u32,
+        allowance: u32,
+        deadline: Timestamp,
+        now: Timestamp,
+    ) -> Result<bool, StorageError> {
+        if hours == 0 || hours > allowance {
+            return Ok(false);
+        }
+        let mut tx = self.begin_write().await?;
+        let spent = sqlx::query(
+            "INSERT INTO vacation_usage (user_id, year, hours_used, updated_at) \
+             VALUES (?, ?, ?, ?) ON CONFLICT (user_id, year) DO UPDATE \
+             SET hours_used = vacation_usage.hours_used + excluded.hours_used, \
+             updated_at = excluded.updated_at \
+             WHERE vacation_usage.hours_used + excluded.hours_used <= ?",
+        )
+        .bind(user.to_db())
+        .bind(i64::from(year))
+        .bind(i64::from(hours))
+        .bind(now.0)
+        .bind(i64::from(allowance))
+        .execute(&mut *tx)
+        .await?;
+        if spent.rows_affected() != 1 {
+            return Ok(false);
+        }
+        let moved = sqlx::query(
+            "UPDATE games SET deadline = ?, sweep_lease = NULL, reminded_ply = ply \
+             WHERE game_id = ? AND ply = ? AND status = 'active'",
+        )
+        .bind(deadline.0)
+        .bind(game.0)
+        .bind(i64::from(ply))
+        .execute(&mut *tx)
+        .await?;
+        if moved.rows_affected() != 1 {
+            return Ok(false);
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+}
