@@ -368,6 +368,9 @@ pub async fn handle(
     let Some(guild) = click.guild_id else {
         return reply_private(ctx, click, data.i18n.get(lang, "err-guild-only")).await;
     };
+    if let Some(page) = super::ratings::LeaderboardButton::parse(&click.data.custom_id) {
+        return super::ratings::turn_page(ctx, data, click, page).await;
+    }
     let Some(action) = ButtonAction::parse(&click.data.custom_id) else {
         return reply_private(ctx, click, data.i18n.get(lang, "err-unknown-button")).await;
     };

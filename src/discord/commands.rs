@@ -31,6 +31,10 @@ pub fn all() -> Vec<poise::Command<super::Data, Error>> {
         super::offers::undo(),
         super::offers::draw(),
         super::clocks::vacation(),
+        super::ratings::leaderboard(),
+        super::ratings::rating(),
+        super::ratings::history(),
+        super::ratings::replay(),
     ]
 }
 
@@ -60,7 +64,7 @@ pub(super) async fn public_lang(ctx: Context<'_>) -> Lang {
     ctx.data().public_lang(guild, guild_locale).await
 }
 
-async fn say_private(ctx: Context<'_>, text: String) -> Result<(), Error> {
+pub(super) async fn say_private(ctx: Context<'_>, text: String) -> Result<(), Error> {
     ctx.send(
         CreateReply::default()
             .content(text::clip(text))
@@ -286,8 +290,8 @@ pub enum FormatChoice {
     /// All of them.
     #[name = "all"]
     All,
-    /// pente.org text.
-    #[name = "pgn"]
+    /// pente.org text (PGN).
+    #[name = "pente"]
     Pgn,
     /// SGF.
     #[name = "sgf"]
@@ -295,6 +299,9 @@ pub enum FormatChoice {
     /// Animated GIF.
     #[name = "gif"]
     Gif,
+    /// Piskvork / Gomocup PSQ (Gomoku without captures only).
+    #[name = "psq"]
+    Psq,
 }
 
 /// Replaces or adds `key=value` in an option list.
@@ -878,7 +885,7 @@ pub async fn settings(
 #[poise::command(slash_command, guild_only)]
 pub async fn export(
     ctx: Context<'_>,
-    #[autocomplete = "autocomplete_game"] game: Option<i64>,
+    #[autocomplete = "super::ratings::autocomplete_any_game"] game: Option<i64>,
     format: Option<FormatChoice>,
 ) -> Result<(), Error> {
     let Some(actor) = actor_of(ctx) else {
@@ -921,6 +928,25 @@ pub async fn export(
             record.to_sgf().into_bytes(),
             format!("{stem}.sgf"),
         ));
+    }
+    if matches!(format, FormatChoice::All | FormatChoice::Psq) {
+        // PSQ cannot show captures: refused when asked for, left out of "all".
+        match record.to_psq() {
+            Ok(psq) => {
+                reply = reply.attachment(CreateAttachment::bytes(
+                    psq.into_bytes(),
+                    format!("{stem}.psq"),
+                ));
+            }
+            Err(e) if matches!(format, FormatChoice::Psq) => {
+                return say_private(
+                    ctx,
+                    super::ratings::psq_refusal(&data.i18n, lang, view.id, &e),
+                )
+                .await;
+            }
+            Err(_) => {}
+        }
     }
     if matches!(format, FormatChoice::All | FormatChoice::Gif) {
         let prefs = data

@@ -11,6 +11,7 @@ mod commands;
 mod localize;
 pub mod offers;
 mod post;
+pub mod ratings;
 pub mod text;
 
 use std::sync::{Arc, Weak};

@@ -103,6 +103,21 @@ proptest! {
         let from_sgf = GameRecord::from_sgf(&record.to_sgf());
         prop_assert_eq!(from_sgf.as_ref(), Ok(&record), "{}", record.to_sgf());
         prop_assert_eq!(&record.replay().unwrap(), &g);
+        // PSQ keeps every stone of two-player games without captures, and refuses the rest.
+        match record.to_psq() {
+            Ok(psq) => {
+                // Without colour choices in the file, swap openings are read as free play.
+                let back = match g.rules().opening {
+                    Opening::Swap | Opening::Swap2 => GameRecord::from_psq(&psq),
+                    _ => GameRecord::from_psq_as(&psq, *g.rules()),
+                };
+                prop_assert!(back.is_ok(), "{}", psq);
+                let back = back.unwrap().replay().unwrap();
+                prop_assert_eq!(back.stones(), g.stones());
+            }
+            Err(record::PsqError::Captures) => prop_assert!(g.rules().captures != Captures::None),
+            Err(record::PsqError::Players(n)) => prop_assert!(n > 2),
+        }
     }
 
     #[test]
@@ -122,6 +137,8 @@ proptest! {
         let _ = text.parse::<Preset>();
         let _ = GameRecord::from_pgn(&text);
         let _ = GameRecord::from_sgf(&text);
+        let _ = GameRecord::from_psq(&text);
+        let _ = GameRecord::from_psq(&format!("Piskvorky 15x15, 1:1, 0\n{text}"));
         let _ = crate::cli::play_tokens(RuleSet::preset(Preset::Pente), &text);
     }
 

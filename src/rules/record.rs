@@ -450,6 +450,165 @@ impl GameRecord {
     }
 }
 
+/// Why a game cannot be written as PSQ.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum PsqError {
+    /// PSQ lists stones, never removes any: games with captures do not fit.
+    #[error("PSQ records Gomoku only: stones are never captured in it")]
+    Captures,
+    /// PSQ has two players.
+    #[error("PSQ records two-player games; this one has {0} players")]
+    Players(u8),
+}
+
+/// The first line of a PSQ file, as Piskvork writes it (the last number names the player who
+/// started: 0 or 1; we always write 0, the first player is black).
+fn psq_header(size: u8) -> String {
+    format!("Piskvorky {size}x{size}, 11:11, 0")
+}
+
+impl GameRecord {
+    /// Writes Piskvork's PSQ (the Gomocup format): a header line, then one line per stone,
+    /// `x,y,ms` with `x` the column from 1 at the left and `y` the row from 1 at the top,
+    /// then `-1`, the players' names and `-1`.
+    ///
+    /// Stones alternate colours in every opening this bot knows (swap choices only decide who
+    /// plays which colour), so swap and swap2 choices are left out: the stones are all there.
+    /// No thinking times are kept, so each is 0.
+    ///
+    /// # Errors
+    /// [`PsqError::Captures`] for rule sets with captures (PSQ cannot show a stone leaving
+    /// the board), [`PsqError::Players`] for games of 3 or 4 players.
+    pub fn to_psq(&self) -> Result<String, PsqError> {
+        if self.rules.players != 2 {
+            return Err(PsqError::Players(self.rules.players));
+        }
+        if self.rules.captures != super::ruleset::Captures::None {
+            return Err(PsqError::Captures);
+        }
+        let size = self.rules.size;
+        let mut s = psq_header(size);
+        s.push('\n');
+        for a in &self.actions {
+            if let Action::Place(p) = a {
+                let _ = writeln!(s, "{},{},0", p.col() + 1, size - p.row());
+            }
+        }
+        s.push_str("-1\n");
+        for k in 0..2 {
+            let name = self.players.get(k).map_or("?", String::as_str);
+            // One line each: a name must not break the file's lines.
+            let name: String = name.chars().filter(|c| !c.is_control()).collect();
+            let _ = writeln!(s, "{name}");
+        }
+        s.push_str("-1\n");
+        Ok(s)
+    }
+
+    /// Reads PSQ (as written by [`GameRecord::to_psq`], Piskvork or the Gomocup tools).
+    ///
+    /// PSQ names no rules: the stones are read as freestyle Gomoku without an opening rule
+    /// on the file's (square) board (see [`GameRecord::from_psq_as`] to read them under
+    /// other rules), and the result is what the board shows. The lines after the moves are
+    /// read as the players' names when they are the two lines between `-1`s.
+    ///
+    /// # Errors
+    /// [`RecordError::Syntax`] for a bad header or board size, [`RecordError::Token`] for a
+    /// stone off the board, [`RecordError::Illegal`] for a stone on an occupied point or
+    /// after the game ended.
+    pub fn from_psq(text: &str) -> Result<GameRecord, RecordError> {
+        GameRecord::read_psq(text, None)
+    }
+
+    /// Reads PSQ under known rules (a standard-Gomoku game read as freestyle could end at
+    /// an overline that did not win). PSQ keeps no colour choices, so rules with a swap
+    /// opening cannot be replayed from it: read those with [`GameRecord::from_psq`].
+    ///
+    /// # Errors
+    /// As [`GameRecord::from_psq`], and [`RecordError::Syntax`] when the file's board size
+    /// differs from the rules'.
+    pub fn from_psq_as(text: &str, rules: RuleSet) -> Result<GameRecord, RecordError> {
+        GameRecord::read_psq(text, Some(rules))
+    }
+
+    fn read_psq(text: &str, known: Option<RuleSet>) -> Result<GameRecord, RecordError> {
+        let syntax = |why: &str| RecordError::Syntax {
+            format: "PSQ",
+            why: why.to_string(),
+        };
+        let mut lines = text.lines().map(str::trim);
+        let header = lines.next().ok_or_else(|| syntax("the file is empty"))?;
+        let dims = header
+            .strip_prefix("Piskvorky")
+            .and_then(|rest| rest.trim_start().split([',', ' ']).next())
+            .ok_or_else(|| syntax("the first line does not start with `Piskvorky WxH`"))?;
+        let (w, h) = dims
+            .split_once('x')
+            .ok_or_else(|| syntax("the board size is not written WxH"))?;
+        let (w, h): (u8, u8) = match (w.parse(), h.parse()) {
+            (Ok(w), Ok(h)) => (w, h),
+            _ => return Err(syntax("the board size is not a number")),
+        };
+        if w != h {
+            return Err(syntax("the board is not square"));
+        }
+        let rules = match known {
+            Some(r) if r.size != w => return Err(syntax("the board size differs from the rules'")),
+            Some(r) => r,
+            None => RuleSet::with_options(Preset::Gomoku, &[format!("size={w}")])?,
+        };
+        let mut actions = Vec::new();
+        let mut rest: Vec<&str> = Vec::new();
+        for line in lines.by_ref() {
+            if line.is_empty() {
+                continue;
+            }
+            let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+            let numbers: Option<Vec<i64>> = fields.iter().map(|f| f.parse().ok()).collect();
+            match numbers.as_deref() {
+                Some([x, y, ..]) if fields.len() <= 3 => {
+                    let index = actions.len();
+                    let off = || RecordError::Token {
+                        index,
+                        token: line.to_string(),
+                        error: PointError::OutOfBounds {
+                            text: line.to_string(),
+                            size: w,
+                        },
+                    };
+                    let col = u8::try_from(x - 1).map_err(|_| off())?;
+                    let from_top = u8::try_from(y - 1).map_err(|_| off())?;
+                    if from_top >= w {
+                        return Err(off());
+                    }
+                    let p = Point::new(col, w - 1 - from_top, w).map_err(|_| off())?;
+                    actions.push(Action::Place(p));
+                }
+                _ => {
+                    rest.push(line);
+                    break;
+                }
+            }
+        }
+        rest.extend(lines.filter(|l| !l.is_empty()));
+        let players = match rest.as_slice() {
+            ["-1", a, b, "-1", ..] => vec![a.to_string(), b.to_string()],
+            _ => Vec::new(),
+        };
+        let mut record = GameRecord {
+            rules,
+            actions,
+            players,
+            event: None,
+            date: None,
+            result: RecordResult::Ongoing,
+        };
+        let game = record.replay()?;
+        record.result = GameRecord::from_game(&game, &[]).result;
+        Ok(record)
+    }
+}
+
 /// SGF properties naming the player of colours 1-4 (`PB`, `PW`, then private ones).
 const SGF_NAME_PROPS: [&str; 4] = ["PB", "PW", "RN", "UN"];
 
@@ -685,6 +844,78 @@ mod tests {
         let r = GameRecord::from_sgf(text).unwrap();
         let names: Vec<String> = r.actions.iter().map(Action::to_string).collect();
         assert_eq!(names, ["H8", "J7", "K6"]);
+    }
+
+    #[test]
+    fn psq_counts_columns_from_the_left_and_rows_from_the_top() {
+        let g = game("gomoku", "A1 P15 H8 B2 J8 C3 K8 D4 L8 E5 M8");
+        let r = GameRecord::from_game(&g, &["Ann".into(), "Bo\nb".into()]);
+        let psq = r.to_psq().unwrap();
+        let lines: Vec<&str> = psq.lines().collect();
+        assert_eq!(lines[0], "Piskvorky 15x15, 11:11, 0");
+        // A1 is the bottom-left corner: column 1, row 15 from the top; P15 the top-right.
+        assert_eq!(&lines[1..4], ["1,15,0", "15,1,0", "8,8,0"]);
+        assert_eq!(&lines[lines.len() - 4..], ["-1", "Ann", "Bob", "-1"]);
+        let back = GameRecord::from_psq(&psq).unwrap();
+        assert_eq!(back.actions, r.actions);
+        assert_eq!(back.players, ["Ann", "Bob"]);
+        assert_eq!(back.result, RecordResult::Won(vec![1]));
+        assert_eq!(back.replay().unwrap().stones(), g.stones());
+    }
+
+    #[test]
+    fn psq_keeps_the_stones_of_swap_openings_and_refuses_captures() {
+        let g = game("gomoku opening=swap2", "H8 J9 K10 take:1 L11 M12");
+        let psq = GameRecord::from_game(&g, &[]).to_psq().unwrap();
+        assert!(!psq.contains("take"), "{psq}");
+        let back = GameRecord::from_psq(&psq).unwrap();
+        assert_eq!(back.actions.len(), 5);
+        assert_eq!(back.replay().unwrap().stones(), g.stones());
+        let pente = GameRecord::from_game(&game("pente", "K10"), &[]);
+        assert_eq!(pente.to_psq(), Err(PsqError::Captures));
+        let three = GameRecord::from_game(&game("gomoku players=3", "K10"), &[]);
+        assert_eq!(three.to_psq(), Err(PsqError::Players(3)));
+    }
+
+    #[test]
+    fn psq_read_under_known_rules_keeps_an_overline_that_did_not_win() {
+        // Standard Gomoku: colour 1's six in a row (A1-A6, the gap at A4 filled last) does
+        // not win there, but would in freestyle.
+        let moves = "A1 O1 A2 O3 A3 O5 A5 O7 A6 O9 A4";
+        let g = game("gomoku-standard", moves);
+        assert!(!g.is_over());
+        let psq = GameRecord::from_game(&g, &[]).to_psq().unwrap();
+        let exact = GameRecord::from_psq_as(&psq, *g.rules()).unwrap();
+        assert_eq!(exact.actions, g.record());
+        assert_eq!(exact.result, RecordResult::Ongoing);
+        assert_eq!(
+            GameRecord::from_psq(&psq).unwrap().result,
+            RecordResult::Won(vec![1])
+        );
+        let other_size = RuleSet::from_spec("gomoku-standard size=19").unwrap();
+        assert!(GameRecord::from_psq_as(&psq, other_size).is_err());
+    }
+
+    #[test]
+    fn psq_from_other_tools_and_broken_files() {
+        let gomocup = "Piskvorky 15x15, 11:11, 1\n8,8,1063\n9,9,200\n7,7,17\nFreestyle\n";
+        let r = GameRecord::from_psq(gomocup).unwrap();
+        assert_eq!(r.actions.len(), 3);
+        assert!(r.players.is_empty());
+        for bad in [
+            "",
+            "Gomoku 15x15",
+            "Piskvorky 15y15, 1:1, 0",
+            "Piskvorky 20x15, 1:1, 0",
+            "Piskvorky 20x20, 1:1, 0\n1,1,0",
+            "Piskvorky 15x15, 1:1, 0\n0,1,0",
+            "Piskvorky 15x15, 1:1, 0\n16,1,0",
+            "Piskvorky 15x15, 1:1, 0\n1,16,0",
+            "Piskvorky 15x15, 1:1, 0\n1,-3,0",
+            "Piskvorky 15x15, 1:1, 0\n1,1,0\n1,1,0",
+        ] {
+            assert!(GameRecord::from_psq(bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

@@ -42,6 +42,7 @@ mod clocks;
 mod error;
 mod memo;
 mod offers;
+mod ratings;
 mod view;
 
 use std::collections::HashMap;
@@ -56,6 +57,10 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use clocks::{ClockEvent, VacationBalance, reminder_time, utc_year};
 pub use error::ServiceError;
 pub use offers::{Answered, OfferError, OfferMade, Outcome};
+pub use ratings::{
+    Family, GameOutcome, HISTORY_LENGTH, HistoryEntry, LEADERBOARD_PAGE, LeaderboardPage,
+    MIN_STONES_EACH, PlayerRatings, Ranked, Rating, RatingChange, START_RATING, Unrated,
+};
 pub use view::{
     Acceptance, Actor, ChallengeRequest, GameSummary, GameView, Played, PlayerEntry, SeatView,
 };

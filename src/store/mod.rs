@@ -13,6 +13,7 @@
 mod clocks;
 mod model;
 mod offers;
+pub mod ratings;
 
 use std::str::FromStr;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -33,6 +34,7 @@ pub use model::{
 };
 use model::{colours_from_mask, colours_to_mask};
 pub use offers::{Offer, OfferId, OfferInsert, OfferKind, OfferStatus};
+pub use ratings::{Family, Ranked, Rating, RatingChange, Scope, Unrated};
 
 use crate::rules::RuleSet;
 
@@ -578,6 +580,13 @@ async fn append_in(tx: &mut Tx, action: &NewAction) -> Result<(), AppendError> {
         upsert_member(tx, *guild, user, action.at)
             .await
             .map_err(StorageError::from)?;
+    }
+    // Every way a game ends passes here: ratings change in the same transaction (and the
+    // same savepoint, when moves are committed in a batch).
+    if let Some(result) = action.finished {
+        // Rated or not (and why) is read back later from `rating_changes`.
+        let _rated =
+            ratings::rate_finished_game(tx, action.game, result.winners, action.at).await?;
     }
     Ok(())
 }

@@ -9,6 +9,7 @@ mod bot;
 mod clocks;
 mod fixtures;
 mod harness;
+mod ratings;
 mod scenarios;
 mod smoke;
 mod social;

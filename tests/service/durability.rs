@@ -142,6 +142,8 @@ async fn migrations_apply_to_an_empty_database_and_are_idempotent() {
             "members",
             "moves",
             "offers",
+            "rating_changes",
+            "ratings",
             "rematches",
             "user_preferences",
             "vacation_usage"

@@ -8,4 +8,5 @@ mod durability;
 mod flows;
 mod migrations;
 mod model;
+mod ratings;
 mod social;

@@ -109,7 +109,7 @@ cmd-settings-threads-desc = Give each game its own thread
 cmd-settings-language = language
 cmd-settings-language-desc = Language of public messages
 cmd-export = export
-cmd-export-desc = Download a game: pente.org text (PGN), SGF and an animated replay
+cmd-export-desc = Download a game: pente.org text (PGN), SGF, PSQ and an animated replay
 cmd-export-game = game
 cmd-export-game-desc = Which game (default: the one in this channel)
 cmd-export-format = format
@@ -151,7 +151,6 @@ choice-pings-mention = Mention me
 choice-pings-direct = Mention me and send a direct message
 choice-pings-off = No pings
 choice-format-all = All files
-choice-format-pgn = PGN (pente.org)
 choice-format-sgf = SGF
 choice-format-gif = Animated GIF
 

@@ -109,7 +109,7 @@ cmd-settings-threads-desc = Dar a cada partida su propio hilo
 cmd-settings-language = idioma
 cmd-settings-language-desc = Idioma de los mensajes públicos
 cmd-export = exportar
-cmd-export-desc = Descarga una partida: texto de pente.org (PGN), SGF y una repetición animada
+cmd-export-desc = Descarga una partida: texto de pente.org (PGN), SGF, PSQ y una repetición animada
 cmd-export-game = partida
 cmd-export-game-desc = Qué partida (por defecto: la de este canal)
 cmd-export-format = formato
@@ -151,7 +151,6 @@ choice-pings-mention = Mencionarme
 choice-pings-direct = Mencionarme y enviar un mensaje directo
 choice-pings-off = Sin avisos
 choice-format-all = Todos los archivos
-choice-format-pgn = PGN (pente.org)
 choice-format-sgf = SGF
 choice-format-gif = GIF animado
 

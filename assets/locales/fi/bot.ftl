@@ -109,7 +109,7 @@ cmd-settings-threads-desc = Anna jokaiselle pelille oma ketju
 cmd-settings-language = kieli
 cmd-settings-language-desc = Julkisten viestien kieli
 cmd-export = vie
-cmd-export-desc = Lataa peli: pente.org-teksti (PGN), SGF ja animoitu uusinta
+cmd-export-desc = Lataa peli: pente.org-teksti (PGN), SGF, PSQ ja animoitu uusinta
 cmd-export-game = peli
 cmd-export-game-desc = Mikä peli (oletus: tämän kanavan)
 cmd-export-format = muoto
@@ -151,7 +151,6 @@ choice-pings-mention = Mainitse minut
 choice-pings-direct = Mainitse minut ja lähetä yksityisviesti
 choice-pings-off = Ei ilmoituksia
 choice-format-all = Kaikki tiedostot
-choice-format-pgn = PGN (pente.org)
 choice-format-sgf = SGF
 choice-format-gif = Animoitu GIF
 
