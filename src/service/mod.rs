@@ -26,6 +26,7 @@
 //! row of the move log (`resign`).
 
 mod clock;
+mod engine;
 mod error;
 mod view;
 
@@ -38,6 +39,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
 pub use clock::{Clock, ManualClock, SystemClock};
+pub use engine::EngineTurn;
 pub use error::ServiceError;
 pub use view::{
     Acceptance, Actor, ChallengeRequest, GameSummary, GameView, Played, PlayerEntry, SeatView,

@@ -10,6 +10,7 @@
 //! lobbies are claimed with conditional `UPDATE`s, and deadline sweeps claim a row before
 //! acting on it.
 
+mod engine;
 mod model;
 
 use std::str::FromStr;

@@ -4,6 +4,7 @@
 mod common;
 mod concurrency;
 mod durability;
+mod engine;
 mod flows;
 mod migrations;
 mod model;
