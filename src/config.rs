@@ -110,6 +110,8 @@ pub struct GameConfig {
     pub challenge_expiry_hours: u32,
     /// Most games (open challenges included) two members may have running against each other.
     pub max_open_games_per_pair: u32,
+    /// Most threads thinking for the computer opponent at once, over all games (1-64).
+    pub engine_threads: usize,
 }
 
 impl Default for GameConfig {
@@ -117,6 +119,7 @@ impl Default for GameConfig {
         GameConfig {
             challenge_expiry_hours: 24,
             max_open_games_per_pair: 3,
+            engine_threads: 1,
         }
     }
 }
@@ -219,6 +222,12 @@ impl Config {
                 why: "must be at least 1".to_string(),
             });
         }
+        if !(1..=64).contains(&self.game.engine_threads) {
+            return Err(ConfigError::Invalid {
+                key: "game.engine_threads",
+                why: "must be between 1 and 64".to_string(),
+            });
+        }
         Ok(())
     }
 }
@@ -248,6 +257,7 @@ mod tests {
             "url",
             "challenge_expiry_hours",
             "max_open_games_per_pair",
+            "engine_threads",
             "filter",
         ] {
             assert!(
@@ -322,6 +332,25 @@ mod tests {
             Config::load(&path, env(&[])),
             Err(ConfigError::Invalid { .. })
         ));
+    }
+
+    #[test]
+    fn engine_threads_default_to_one_and_stay_in_range() {
+        assert_eq!(GameConfig::default().engine_threads, 1);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.toml");
+        for (threads, ok) in [(0, false), (1, true), (4, true), (65, false)] {
+            std::fs::write(
+                &path,
+                format!("[discord]\ntoken = \"t\"\n[game]\nengine_threads = {threads}\n"),
+            )
+            .unwrap();
+            let loaded = Config::load(&path, env(&[]));
+            assert_eq!(loaded.is_ok(), ok, "{threads}: {loaded:?}");
+            if let Ok(c) = loaded {
+                assert_eq!(c.game.engine_threads, threads);
+            }
+        }
     }
 
     #[test]

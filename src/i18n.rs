@@ -84,7 +84,7 @@ macro_rules! sources {
 }
 
 /// The Fluent sources: (language, file name, text).
-const SOURCES: &[(Lang, &str, &str)] = &sources!("bot.ftl");
+const SOURCES: &[(Lang, &str, &str)] = &sources!("bot.ftl", "engine.ftl");
 
 /// All translations, loaded once; cheap to share between threads.
 pub struct I18n {

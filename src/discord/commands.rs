@@ -346,10 +346,20 @@ pub async fn challenge(
     self_capture: Option<SelfCaptureChoice>,
     extra_time_capture: Option<bool>,
     mixed_captures: Option<bool>,
+    #[min = 1]
+    #[max = 5]
+    level: Option<u8>,
 ) -> Result<(), Error> {
     let Some(actor) = actor_of(ctx) else {
         return Ok(());
     };
+    let against_engine = opponent
+        .as_ref()
+        .is_some_and(|u| u.id == ctx.framework().bot_id());
+    if level.is_some() && !against_engine {
+        let lang = private_lang(ctx).await;
+        return say_private(ctx, ctx.data().i18n.get(lang, "engine-level-without-bot")).await;
+    }
     let data = ctx.data();
     let settings = match data.service.guild_settings(actor.guild).await {
         Ok(s) => s,
@@ -430,6 +440,10 @@ pub async fn challenge(
             return say_private(ctx, text::rules_error_text(&data.i18n, lang, &e)).await;
         }
     };
+    if against_engine {
+        let time = days_per_move.map(TimeControl::DaysPerMove);
+        return super::engine::challenge(ctx, actor, rules, time, level).await;
+    }
     let opponent_info = opponent.as_ref().map(|u| {
         let nick = interaction(ctx)
             .and_then(|i| i.data.resolved.members.get(&u.id))

@@ -6,6 +6,7 @@
 mod support;
 
 mod bot;
+mod engine;
 mod fixtures;
 mod harness;
 mod scenarios;

@@ -1,0 +1,337 @@
+//! The computer opponent in Discord: `/challenge opponent:@the-bot level:N` starts a game at
+//! once, and the engine's moves arrive as follow-up messages with the board.
+//!
+//! The engine never thinks on the async runtime's threads: each move is computed by
+//! `spawn_blocking` under a semaphore of `engine_threads` permits, so at most that many
+//! threads think at once over all games, and members' replies (sent before the engine starts)
+//! never wait for it. After a restart, every game where the engine owes a move gets it
+//! ([`resume`]); the move log's ply check makes a duplicate attempt harmless.
+
+use std::sync::{Arc, OnceLock};
+
+use poise::CreateReply;
+use poise::serenity_prelude as serenity;
+use serenity::builder::Builder;
+use serenity::{CreateAttachment, Http};
+use tokio::sync::Semaphore;
+use tracing::{debug, warn};
+
+use super::post::{self, board_message_with};
+use super::text::{self, error_text};
+use super::{Context, Error};
+use crate::engine::Level;
+use crate::i18n::{I18n, Lang};
+use crate::rules::RuleSet;
+use crate::service::{
+    Actor, ChallengeRequest, GameId, GameView, GuildId, Played, Preferences, Service, ServiceError,
+    TimeControl, UserId, UserInfo,
+};
+
+/// The level used when `/challenge` names the bot without one: 3.
+pub fn default_level() -> Level {
+    Level::new(3).unwrap_or(Level::MIN)
+}
+
+/// The computer opponent's seat in the bot: who it is, and the threads it may think on.
+#[derive(Debug)]
+pub struct Engine {
+    permits: Arc<Semaphore>,
+    threads: usize,
+    bot: OnceLock<UserInfo>,
+}
+
+impl Engine {
+    /// An engine that thinks on at most `threads` threads at once (at least 1).
+    pub fn new(threads: usize) -> Engine {
+        let threads = threads.max(1);
+        Engine {
+            permits: Arc::new(Semaphore::new(threads)),
+            threads,
+            bot: OnceLock::new(),
+        }
+    }
+
+    /// The most threads thinking at once.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Records the bot's own user (known once connected); the engine plays under it.
+    pub fn set_bot(&self, user: UserInfo) {
+        let _ = self.bot.set(user);
+    }
+
+    /// The bot's own user, once connected.
+    pub fn bot(&self) -> Option<&UserInfo> {
+        self.bot.get()
+    }
+
+    /// Whether the engine is the one to act in a game (nobody needs a ping then).
+    pub fn acts_in(&self, view: &GameView) -> bool {
+        self.bot()
+            .is_some_and(|b| view.to_act().map(|s| s.user) == Some(b.id))
+    }
+}
+
+/// Where the engine's answer goes: the interaction's follow-up while its token is fresh, else
+/// a message in the game's channel.
+#[derive(Clone, Debug, Default)]
+pub struct Reply {
+    /// The interaction token to follow up on (only when the game lives in its channel).
+    pub token: Option<String>,
+    /// The guild's Discord locale, for the public language.
+    pub guild_locale: Option<String>,
+    /// The largest picture the message may carry.
+    pub attachment_size_limit: Option<u32>,
+}
+
+/// What the engine task needs, shared with the framework's data.
+#[derive(Clone)]
+pub struct Shared {
+    /// Discord's REST client.
+    pub http: Arc<Http>,
+    /// The game service.
+    pub service: Arc<Service>,
+    /// Translations.
+    pub i18n: Arc<I18n>,
+    /// The engine.
+    pub engine: Arc<Engine>,
+}
+
+/// The language of public messages in a guild (its setting, else its Discord locale).
+async fn public_lang(service: &Service, guild: GuildId, guild_locale: Option<&str>) -> Lang {
+    let setting = service
+        .guild_settings(guild)
+        .await
+        .ok()
+        .and_then(|s| s.locale);
+    match setting.as_deref().and_then(Lang::from_code) {
+        Some(l) => l,
+        None => Lang::from_locale(guild_locale.unwrap_or("en")),
+    }
+}
+
+/// Plays the engine's moves in `game` for as long as it is the engine's turn (swap openings
+/// can give it several actions in a row), posting each. Returns at once; the work runs in a
+/// task of its own.
+pub fn play_turns(shared: Shared, game: GameId, reply: Reply) {
+    tokio::spawn(async move {
+        if let Err(e) = play_turns_now(&shared, game, reply).await {
+            warn!(%e, game = game.0, "the engine could not move");
+        }
+    });
+}
+
+async fn play_turns_now(shared: &Shared, game: GameId, reply: Reply) -> Result<(), Error> {
+    let Some(bot) = shared.engine.bot().cloned() else {
+        return Ok(());
+    };
+    // A bound on consecutive actions (swap2 has at most a few) guards against a loop.
+    for _ in 0..8 {
+        let Some(turn) = shared.service.engine_turn(game, bot.id).await? else {
+            return Ok(());
+        };
+        let permit = Arc::clone(&shared.engine.permits).acquire_owned().await?;
+        let thinking = turn.clone();
+        let action = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            thinking.think()
+        })
+        .await?;
+        let Some(action) = action else {
+            warn!(game = game.0, "the engine found no legal action");
+            return Ok(());
+        };
+        match shared.service.play_engine_move(&turn, &bot, action).await {
+            Ok(played) => post_move(shared, &reply, &played, bot.id).await,
+            // Someone resigned or another task moved first: look again.
+            Err(ServiceError::PositionChanged | ServiceError::NotYourTurn) => {
+                debug!(
+                    game = game.0,
+                    "the position changed while the engine thought"
+                );
+            }
+            Err(ServiceError::GameOver) => return Ok(()),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
+}
+
+/// Posts the engine's move with the board: as a follow-up when there is a token, else (or
+/// when the follow-up fails) in the game's channel.
+async fn post_move(shared: &Shared, reply: &Reply, played: &Played, bot: UserId) {
+    let view = &played.view;
+    let lang = public_lang(&shared.service, view.guild, reply.guild_locale.as_deref()).await;
+    let prefs = match view.to_act() {
+        Some(seat) => shared
+            .service
+            .preferences(seat.user)
+            .await
+            .unwrap_or_default(),
+        None => Preferences::default(),
+    };
+    let ping = post::wants_ping(view, &prefs);
+    let limit = reply.attachment_size_limit.unwrap_or(8 << 20);
+    let build = || {
+        let lead = text::move_text(&shared.i18n, lang, view, bot, &played.report);
+        board_message_with(&shared.i18n, lang, view, &prefs, Some(lead), ping, limit)
+    };
+    if let Some(token) = &reply.token {
+        match build()
+            .followup()
+            .execute(&*shared.http, (None, token.as_str()))
+            .await
+        {
+            Ok(_) => return,
+            Err(e) => {
+                warn!(%e, game = view.id.0, "engine follow-up failed; posting in the channel")
+            }
+        }
+    }
+    let channel = serenity::ChannelId::new(view.home().0.max(1));
+    if let Err(e) = channel.send_message(&*shared.http, build().message()).await {
+        warn!(%e, game = view.id.0, "could not post the engine's move");
+    }
+}
+
+/// After start-up: every game where the engine owes a move gets it.
+pub async fn resume(shared: Shared) {
+    let Some(bot) = shared.engine.bot() else {
+        return;
+    };
+    match shared.service.engine_games_to_move(bot.id).await {
+        Ok(games) => {
+            for game in games {
+                play_turns(shared.clone(), game, Reply::default());
+            }
+        }
+        Err(e) => warn!(%e, "could not list the games waiting for the engine"),
+    }
+}
+
+/// After an action committed by a member: the engine answers when it is its turn. The
+/// member's reply has been sent already.
+pub fn after_action(shared: Shared, view: &GameView, reply: Reply) {
+    let Some(bot) = shared.engine.bot() else {
+        return;
+    };
+    if view.to_act().map(|s| s.user) == Some(bot.id) {
+        play_turns(shared, view.id, reply);
+    }
+}
+
+/// `/challenge` naming the bot: starts the game against the engine at once and answers with
+/// the board; the engine moves at once when it has the first turn.
+///
+/// # Errors
+/// Only when Discord cannot be answered; refusals are answered privately.
+pub async fn challenge(
+    ctx: Context<'_>,
+    actor: Actor,
+    rules: RuleSet,
+    time: Option<TimeControl>,
+    level: Option<u8>,
+) -> Result<(), Error> {
+    let data = ctx.data();
+    let private = data
+        .private_lang(UserId(ctx.author().id.get()), ctx.locale().unwrap_or("en"))
+        .await;
+    let say = |text: String| {
+        CreateReply::default()
+            .content(text::clip(text))
+            .ephemeral(true)
+    };
+    if rules.players != 2 {
+        ctx.send(say(data.i18n.get(private, "engine-two-players-only")))
+            .await?;
+        return Ok(());
+    }
+    let level = match level {
+        None => default_level(),
+        Some(n) => match Level::new(n) {
+            Some(l) => l,
+            None => {
+                ctx.send(say(data.i18n.get(private, "engine-bad-level")))
+                    .await?;
+                return Ok(());
+            }
+        },
+    };
+    let Some(bot) = data.engine.bot().cloned() else {
+        ctx.send(say(data.i18n.get(private, "err-internal")))
+            .await?;
+        return Ok(());
+    };
+    let request = ChallengeRequest {
+        opponent: None,
+        rules: Some(rules),
+        time,
+        rated: false,
+    };
+    let view = match data
+        .service
+        .challenge_engine(&actor, &bot, level, request)
+        .await
+    {
+        Ok(v) => v,
+        Err(e) => {
+            ctx.send(say(error_text(&data.i18n, private, &e))).await?;
+            return Ok(());
+        }
+    };
+    let (token, guild_locale, limit) = match ctx {
+        poise::Context::Application(app) => (
+            Some(app.interaction.token.clone()),
+            app.interaction.guild_locale.clone(),
+            Some(app.interaction.attachment_size_limit),
+        ),
+        poise::Context::Prefix(_) => (None, None, None),
+    };
+    let lang = data.public_lang(view.guild, guild_locale.as_deref()).await;
+    let prefs = match view.to_act() {
+        Some(seat) => data
+            .service
+            .preferences(seat.user)
+            .await
+            .unwrap_or_default(),
+        None => Preferences::default(),
+    };
+    let lead = data.i18n.tr(
+        lang,
+        "engine-started",
+        &[
+            ("player", format!("<@{}>", actor.user.id.0).into()),
+            ("level", i64::from(level.get()).into()),
+            ("id", view.id.0.into()),
+        ],
+    );
+    let ping = post::wants_ping(&view, &prefs) && !data.engine.acts_in(&view);
+    let board = board_message_with(
+        &data.i18n,
+        lang,
+        &view,
+        &prefs,
+        Some(lead),
+        ping,
+        limit.unwrap_or(8 << 20),
+    );
+    let mut answer = CreateReply::default()
+        .content(board.content)
+        .components(board.components)
+        .allowed_mentions(board.mentions);
+    if let Some(png) = board.png {
+        answer = answer.attachment(CreateAttachment::bytes(png, "board.png"));
+    }
+    ctx.send(answer).await?;
+    after_action(
+        data.engine_shared(ctx.serenity_context()),
+        &view,
+        Reply {
+            token,
+            guild_locale,
+            attachment_size_limit: limit,
+        },
+    );
+    Ok(())
+}
