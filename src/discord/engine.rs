@@ -21,10 +21,10 @@ use super::text::{self, error_text};
 use super::{Context, Error};
 use crate::engine::Level;
 use crate::i18n::{I18n, Lang};
-use crate::rules::RuleSet;
+use crate::rules::{Action, RuleSet};
 use crate::service::{
-    Actor, ChallengeRequest, GameId, GameView, GuildId, Played, Preferences, Service, ServiceError,
-    TimeControl, UserId, UserInfo,
+    Actor, ChallengeRequest, EngineTurn, GameId, GameView, GuildId, Played, Preferences, Service,
+    ServiceError, TimeControl, UserId, UserInfo,
 };
 
 /// The level used when `/challenge` names the bot without one: 3.
@@ -32,22 +32,42 @@ pub fn default_level() -> Level {
     Level::new(3).unwrap_or(Level::MIN)
 }
 
+/// How the engine chooses its action for a position (CPU-bound; run on the blocking pool).
+pub type Thinker = Arc<dyn Fn(&EngineTurn) -> Option<Action> + Send + Sync>;
+
 /// The computer opponent's seat in the bot: who it is, and the threads it may think on.
-#[derive(Debug)]
 pub struct Engine {
     permits: Arc<Semaphore>,
     threads: usize,
     bot: OnceLock<UserInfo>,
+    thinker: Thinker,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("threads", &self.threads)
+            .field("bot", &self.bot.get())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Engine {
-    /// An engine that thinks on at most `threads` threads at once (at least 1).
+    /// An engine that thinks on at most `threads` threads at once (at least 1), with the
+    /// player of each game's rules and level.
     pub fn new(threads: usize) -> Engine {
+        Engine::with_thinker(threads, Arc::new(EngineTurn::think))
+    }
+
+    /// An engine that chooses with `thinker` (benchmarks and tests stand in a player of
+    /// their own; the bound on threads is the same).
+    pub fn with_thinker(threads: usize, thinker: Thinker) -> Engine {
         let threads = threads.max(1);
         Engine {
             permits: Arc::new(Semaphore::new(threads)),
             threads,
             bot: OnceLock::new(),
+            thinker,
         }
     }
 
@@ -133,11 +153,13 @@ async fn play_turns_now(shared: &Shared, game: GameId, reply: Reply) -> Result<(
         };
         let permit = Arc::clone(&shared.engine.permits).acquire_owned().await?;
         let thinking = turn.clone();
+        let thinker = Arc::clone(&shared.engine.thinker);
         let action = tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            thinking.think()
+            thinker(&thinking)
         })
-        .await?;
+        .await?
+        .filter(|&a| turn.game.is_legal(a));
         let Some(action) = action else {
             warn!(game = game.0, "the engine found no legal action");
             return Ok(());

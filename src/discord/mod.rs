@@ -203,17 +203,17 @@ pub fn framework(
     i18n: Arc<I18n>,
     registration: Registration,
 ) -> poise::Framework<Data, Error> {
-    framework_with_engine(service, i18n, registration, 1)
+    framework_with_engine(service, i18n, registration, engine::Engine::new(1))
 }
 
-/// [`framework`] with the engine thinking on at most `engine_threads` threads at once.
+/// [`framework`] with this computer opponent (its bound on threads: `engine_threads`).
 pub fn framework_with_engine(
     service: Arc<Service>,
     i18n: Arc<I18n>,
     registration: Registration,
-    engine_threads: usize,
+    engine: engine::Engine,
 ) -> poise::Framework<Data, Error> {
-    let engine = Arc::new(engine::Engine::new(engine_threads));
+    let engine = Arc::new(engine);
     let commands = commands(&i18n);
     poise::Framework::builder()
         .options(poise::FrameworkOptions {
@@ -328,7 +328,7 @@ pub async fn run(config: Config) -> Result<(), Error> {
         Arc::clone(&service),
         i18n,
         registration,
-        config.game.engine_threads,
+        engine::Engine::new(config.game.engine_threads),
     );
     let mut client = client(http_client(&config), framework).await?;
     let shard_manager = Arc::clone(&client.shard_manager);
