@@ -1,19 +1,20 @@
 //! The computer opponent in Discord: `/challenge opponent:@the-bot level:N` starts a game at
 //! once, and the engine's moves arrive as follow-up messages with the board.
 //!
-//! The engine never thinks on the async runtime's threads: each move is computed by
-//! `spawn_blocking` under a semaphore of `engine_threads` permits, so at most that many
-//! threads think at once over all games, and members' replies (sent before the engine starts)
-//! never wait for it. After a restart, every game where the engine owes a move gets it
+//! The engine never thinks on the async runtime's threads: moves are computed on a pool of
+//! exactly `engine_threads` dedicated threads, in the order they were asked for, so at most
+//! that many threads think at once over all games. Members' replies are sent before the
+//! engine starts, and on Linux the engine's threads run at a lower priority (nice 10), so
+//! a CPU shared with thinking games still answers members first. After a restart, every game where the engine owes a move gets it
 //! ([`resume`]); the move log's ply check makes a duplicate attempt harmless.
 
-use std::sync::{Arc, OnceLock};
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use poise::CreateReply;
 use poise::serenity_prelude as serenity;
 use serenity::builder::Builder;
 use serenity::{CreateAttachment, Http};
-use tokio::sync::Semaphore;
 use tracing::{debug, warn};
 
 use super::post::{self, board_message_with};
@@ -35,9 +36,80 @@ pub fn default_level() -> Level {
 /// How the engine chooses its action for a position (CPU-bound; run on the blocking pool).
 pub type Thinker = Arc<dyn Fn(&EngineTurn) -> Option<Action> + Send + Sync>;
 
+/// A job for the engine's threads.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// A fixed number of dedicated threads, at lowered priority, running jobs in order.
+struct ThinkPool {
+    jobs: std::sync::mpsc::Sender<Job>,
+}
+
+impl ThinkPool {
+    fn new(threads: usize) -> ThinkPool {
+        let (jobs, queue) = std::sync::mpsc::channel::<Job>();
+        let queue = Arc::new(Mutex::new(queue));
+        for i in 0..threads {
+            let queue = Arc::clone(&queue);
+            let spawned = std::thread::Builder::new()
+                .name(format!("engine-{i}"))
+                .spawn(move || {
+                    lower_priority();
+                    loop {
+                        // One idle thread waits on the queue; the others wait for the lock.
+                        let job = match queue.lock() {
+                            Ok(q) => q.recv(),
+                            Err(_) => return,
+                        };
+                        match job {
+                            // A panicking player loses its answer, not the thread.
+                            Ok(job) => {
+                                let _ = std::panic::catch_unwind(AssertUnwindSafe(job));
+                            }
+                            // The engine is gone: so is its pool.
+                            Err(_) => return,
+                        }
+                    }
+                });
+            if let Err(e) = spawned {
+                warn!(%e, "could not start an engine thread");
+            }
+        }
+        ThinkPool { jobs }
+    }
+
+    /// Runs `f` on one of the pool's threads; `None` if it panicked or the pool is gone.
+    async fn run<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        self.jobs
+            .send(Box::new(move || {
+                let _ = answer.send(f());
+            }))
+            .ok()?;
+        answered.await.ok()
+    }
+}
+
+/// Lowers the calling thread's scheduling priority (Linux: nice 10 for this thread alone), so
+/// that the engine yields the CPU to the threads that answer members.
+#[cfg(target_os = "linux")]
+fn lower_priority() {
+    // SAFETY: gettid has no preconditions; setpriority only reads its arguments, and with
+    // PRIO_PROCESS and a thread id it changes that one thread's nice value.
+    let failed = unsafe {
+        let tid = libc::gettid();
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 10) != 0
+    };
+    if failed {
+        debug!("could not lower an engine thread's priority");
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn lower_priority() {}
+
 /// The computer opponent's seat in the bot: who it is, and the threads it may think on.
 pub struct Engine {
-    permits: Arc<Semaphore>,
+    pool: ThinkPool,
     threads: usize,
     bot: OnceLock<UserInfo>,
     thinker: Thinker,
@@ -64,7 +136,7 @@ impl Engine {
     pub fn with_thinker(threads: usize, thinker: Thinker) -> Engine {
         let threads = threads.max(1);
         Engine {
-            permits: Arc::new(Semaphore::new(threads)),
+            pool: ThinkPool::new(threads),
             threads,
             bot: OnceLock::new(),
             thinker,
@@ -151,15 +223,15 @@ async fn play_turns_now(shared: &Shared, game: GameId, reply: Reply) -> Result<(
         let Some(turn) = shared.service.engine_turn(game, bot.id).await? else {
             return Ok(());
         };
-        let permit = Arc::clone(&shared.engine.permits).acquire_owned().await?;
         let thinking = turn.clone();
         let thinker = Arc::clone(&shared.engine.thinker);
-        let action = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            thinker(&thinking)
-        })
-        .await?
-        .filter(|&a| turn.game.is_legal(a));
+        let action = shared
+            .engine
+            .pool
+            .run(move || thinker(&thinking))
+            .await
+            .flatten()
+            .filter(|&a| turn.game.is_legal(a));
         let Some(action) = action else {
             warn!(game = game.0, "the engine found no legal action");
             return Ok(());
@@ -356,4 +428,58 @@ pub async fn challenge(
         },
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn the_pool_never_runs_more_jobs_than_its_threads_and_survives_a_panic() {
+        for threads in [1usize, 2] {
+            let pool = Arc::new(ThinkPool::new(threads));
+            let running = Arc::new(AtomicUsize::new(0));
+            let most = Arc::new(AtomicUsize::new(0));
+            let mut waiting = Vec::new();
+            for i in 0..6 {
+                let (pool, running, most) = (pool.clone(), running.clone(), most.clone());
+                waiting.push(tokio::spawn(async move {
+                    pool.run(move || {
+                        let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                        most.fetch_max(now, Ordering::SeqCst);
+                        std::thread::sleep(Duration::from_millis(20));
+                        running.fetch_sub(1, Ordering::SeqCst);
+                        i
+                    })
+                    .await
+                }));
+            }
+            let mut answers = Vec::new();
+            for w in waiting {
+                answers.push(w.await.expect("joined"));
+            }
+            assert_eq!(answers, (0..6).map(Some).collect::<Vec<_>>());
+            assert_eq!(most.load(Ordering::SeqCst), threads, "{threads} thread(s)");
+            // A panicking job loses its answer; the pool goes on with all its threads.
+            assert_eq!(pool.run(|| -> u8 { panic!("a broken player") }).await, None);
+            assert_eq!(pool.run(|| 7).await, Some(7));
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn engine_threads_run_at_a_lower_priority() {
+        let pool = ThinkPool::new(1);
+        // SAFETY: as in lower_priority; getpriority only reads.
+        let nice = pool
+            .run(|| unsafe { libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t) })
+            .await;
+        // SAFETY: as above, for the test's own thread.
+        let ours = unsafe { libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t) };
+        // Nice 10, or the process's own when it was already nicer.
+        assert_eq!(nice, Some(ours.max(10)));
+    }
 }
