@@ -1,7 +1,8 @@
 //! Do games against the computer delay other members' replies? The real bot against the fake
 //! Discord of `tests/support/fake_discord`, on a SQLite file.
 //!
-//! 1. Baseline: two members play a game (`/move` after `/move`), nothing else happening.
+//! In `GOMOKU_BENCH_ROUNDS` (default 3) rounds, alternately:
+//! 1. Alone: two members play a game (`/move` after `/move`), the engine games paused.
 //! 2. Load: `GOMOKU_BENCH_ENGINE_GAMES` (default 8) members each play the computer, as fast as
 //!    it answers, so the engine always has positions waiting; the engine "thinks" by burning
 //!    one core for `GOMOKU_BENCH_THINK_MS` (default 250, level 2's budget) per move and then
@@ -11,6 +12,9 @@
 //! Latency of a move: from the fake sending INTERACTION_CREATE to the bot's interaction
 //! callback (the board PNG) arriving at the fake, both by the fake's clock. The report gives
 //! the median and p90 of both phases and their ratio.
+//!
+//! `GOMOKU_BENCH_THINK=sleep` makes the engine sleep instead of burning the CPU: the same
+//! traffic (boards for the engine games' moves) without the thinking, as a control.
 //!
 //! Members pause 30 ms before each move, so each phase lasts a few seconds and spans many
 //! engine moves.
@@ -42,8 +46,8 @@ use support::fake_discord::{
 };
 
 const SIZE: u8 = 19;
-/// Moves measured in each phase.
-const PLIES: usize = 100;
+/// Moves measured in each phase of a round.
+const PLIES: usize = 50;
 /// A member's pause between seeing the board and moving, so a phase spans many engine moves.
 const PAUSE: Duration = Duration::from_millis(30);
 
@@ -173,16 +177,17 @@ async fn measure(
     out
 }
 
-/// One member playing the computer over and over until `stop`; counts the engine's moves.
+/// One member playing the computer over and over (holding back while `paused`); counts the
+/// engine's moves.
 async fn engine_player(
     fake: Arc<FakeDiscord>,
     me: TestUser,
-    stop: Arc<AtomicBool>,
+    paused: Arc<AtomicBool>,
     engine_moves: Arc<AtomicUsize>,
 ) {
     let bot = TestUser::new(fake.bot_user_id().get(), "gomoku-bot");
     let wait = Duration::from_secs(60);
-    'games: while !stop.load(Ordering::Relaxed) {
+    'games: loop {
         let started = fake
             .send(
                 SlashCommand::new("challenge")
@@ -196,7 +201,10 @@ async fn engine_player(
         fake.next_request(&Req::callback(&started)).await;
         let mut last: Sent = started;
         let mut candidates = playing_order(me.id as usize)[0].clone().into_iter();
-        while !stop.load(Ordering::Relaxed) {
+        loop {
+            while paused.load(Ordering::Relaxed) {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
             let Some(point) = candidates.next() else {
                 continue 'games;
             };
@@ -248,9 +256,14 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-/// A stand-in engine: burns one core for `think`, then plays the simple player's move.
-fn busy_thinker(think: Duration) -> Thinker {
+/// A stand-in engine: burns one core for `think` (or only sleeps, with `burn` false: the same
+/// traffic without the CPU, as a control), then plays the simple player's move.
+fn busy_thinker(think: Duration, burn: bool) -> Thinker {
     Arc::new(move |turn: &EngineTurn| {
+        if !burn {
+            std::thread::sleep(think);
+            return SimplePlayer::new().choose(&turn.game, think);
+        }
         let until = Instant::now() + think;
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
         while Instant::now() < until {
@@ -293,6 +306,7 @@ async fn bench() {
     let engine_games = env_number("GOMOKU_BENCH_ENGINE_GAMES", 8) as usize;
     let think = Duration::from_millis(env_number("GOMOKU_BENCH_THINK_MS", 250));
     let threads = env_number("GOMOKU_BENCH_ENGINE_THREADS", 1) as usize;
+    let burn = std::env::var("GOMOKU_BENCH_THINK").as_deref() != Ok("sleep");
     let dir = tempfile::tempdir().expect("a temporary directory");
     let fake = Arc::new(
         FakeDiscord::start_with(FakeConfig {
@@ -304,7 +318,7 @@ async fn bench() {
     let bot = start_bot(
         &fake,
         &dir.path().join("bot.db"),
-        Engine::with_thinker(threads, busy_thinker(think)),
+        Engine::with_thinker(threads, busy_thinker(think, burn)),
     )
     .await;
     fake.wait_until_ready().await;
@@ -314,11 +328,11 @@ async fn bench() {
     let (a, b) = (fake.add_user("ann"), fake.add_user("bo"));
     let (thread, order) = start_pair(&fake, &a, &b).await;
     let points = playing_order(0);
-    // Warm-up moves, then the baseline.
-    measure(&fake, thread, &order, &points, 0, 10).await;
-    let mut alone = measure(&fake, thread, &order, &points, 10, PLIES).await;
+    let rounds = env_number("GOMOKU_BENCH_ROUNDS", 3) as usize;
+    measure(&fake, thread, &order, &points, 0, 10).await; // warm-up
+    let mut ply = 10;
 
-    let stop = Arc::new(AtomicBool::new(false));
+    let paused = Arc::new(AtomicBool::new(false));
     let engine_moves = Arc::new(AtomicUsize::new(0));
     let mut tasks = Vec::new();
     for i in 0..engine_games {
@@ -326,18 +340,31 @@ async fn bench() {
         tasks.push(tokio::spawn(engine_player(
             Arc::clone(&fake),
             me,
-            Arc::clone(&stop),
+            Arc::clone(&paused),
             Arc::clone(&engine_moves),
         )));
     }
-    // Let every engine game start and the engine's queue fill.
-    tokio::time::sleep(think * 2 + Duration::from_secs(1)).await;
-    let moves_before = engine_moves.load(Ordering::Relaxed);
-    let loaded_start = Instant::now();
-    let mut loaded = measure(&fake, thread, &order, &points, 10 + PLIES, PLIES).await;
-    let loaded_wall = loaded_start.elapsed();
-    let engine_during = engine_moves.load(Ordering::Relaxed) - moves_before;
-    stop.store(true, Ordering::Relaxed);
+    // Alone and loaded phases alternate, so that the machine's other work (it is shared)
+    // weighs on both alike. Pausing lets the positions already queued drain first.
+    let drain = think * u32::try_from(engine_games.div_ceil(threads)).unwrap_or(1)
+        + Duration::from_millis(500);
+    let (mut alone, mut loaded) = (Vec::new(), Vec::new());
+    let (mut engine_during, mut loaded_wall) = (0, Duration::ZERO);
+    for _ in 0..rounds {
+        paused.store(true, Ordering::Relaxed);
+        tokio::time::sleep(drain).await;
+        alone.extend(measure(&fake, thread, &order, &points, ply, PLIES).await);
+        ply += PLIES;
+        paused.store(false, Ordering::Relaxed);
+        // Let the engine's queue fill again.
+        tokio::time::sleep(think * 2 + Duration::from_millis(500)).await;
+        let before = engine_moves.load(Ordering::Relaxed);
+        let start = Instant::now();
+        loaded.extend(measure(&fake, thread, &order, &points, ply, PLIES).await);
+        ply += PLIES;
+        loaded_wall += start.elapsed();
+        engine_during += engine_moves.load(Ordering::Relaxed) - before;
+    }
     for t in tasks {
         t.abort();
     }
@@ -354,9 +381,10 @@ async fn bench() {
             .trim()
     );
     println!(
-        "engine load: {engine_games} games against the computer, {} ms of CPU per engine move, \
-         {threads} engine thread(s); {} cores",
+        "engine load: {engine_games} games against the computer, {} ms of {} per engine move, \
+         {threads} engine thread(s); {rounds} rounds of {PLIES} moves alone, then loaded; {} cores",
         think.as_millis(),
+        if burn { "CPU" } else { "sleep (control)" },
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );
     println!(
