@@ -37,7 +37,7 @@ use serde_json::Value;
 use serenity::all::ChannelId;
 
 #[path = "../tests/support/mod.rs"]
-#[allow(unused_imports, dead_code)]
+#[allow(unused_imports)]
 mod support;
 
 use support::fake_discord::{

@@ -250,7 +250,7 @@ impl Session {
         };
         let rules = *current.rules();
         // After the listed moves it is our turn: the stone before ours was the opponent's.
-        let own_colour = if stones.len() % 2 == 0 { 1 } else { 2 };
+        let own_colour = if stones.len().is_multiple_of(2) { 1 } else { 2 };
         let mut game = Game::new(rules);
         for (i, &(x, y, who)) in stones.iter().enumerate() {
             let p = match parse_xy(&format!("{x},{y}"), rules.size) {
