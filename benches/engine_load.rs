@@ -199,7 +199,18 @@ async fn engine_player(
             )
             .await;
         fake.next_request(&Req::callback(&started)).await;
-        let mut last: Sent = started;
+        // The game is played in a thread opened from the answer (the thread takes its id).
+        let Some(message) = fake.original_message(&started) else {
+            continue;
+        };
+        let thread = message_id(&message);
+        fake.next_request(&Req::post(&format!(
+            "/channels/*/messages/{thread}/threads"
+        )))
+        .await;
+        let thread = ChannelId::new(thread.get());
+        // The engine's answers: in the thread at first, then as follow-ups of each move.
+        let mut last: Option<Sent> = None;
         let mut candidates = playing_order(me.id as usize)[0].clone().into_iter();
         loop {
             while paused.load(Ordering::Relaxed) {
@@ -212,7 +223,7 @@ async fn engine_player(
                 .send(
                     SlashCommand::new("move")
                         .by(&me)
-                        .in_channel(fake.channel_id())
+                        .in_channel(thread)
                         .string("at", &point),
                 )
                 .await;
@@ -221,11 +232,11 @@ async fn engine_player(
             if is_ephemeral(&answer) {
                 if said.contains("not your turn") {
                     // The engine moves first, or is still thinking: wait for its answer.
-                    if fake
-                        .try_next_request(&Req::followup(&last), wait)
-                        .await
-                        .is_some()
-                    {
+                    let engine_answer = match &last {
+                        Some(last) => Req::followup(last),
+                        None => Req::post(&format!("/channels/{thread}/messages")),
+                    };
+                    if fake.try_next_request(&engine_answer, wait).await.is_some() {
                         engine_moves.fetch_add(1, Ordering::Relaxed);
                     }
                     candidates = playing_order(me.id as usize)[0].clone().into_iter();
@@ -236,8 +247,9 @@ async fn engine_player(
                 }
                 continue 'games; // over, or no game: start another
             }
-            last = sent;
-            match fake.try_next_request(&Req::followup(&last), wait).await {
+            let followup = Req::followup(&sent);
+            last = Some(sent);
+            match fake.try_next_request(&followup, wait).await {
                 Some(_) => {
                     engine_moves.fetch_add(1, Ordering::Relaxed);
                 }

@@ -417,7 +417,28 @@ pub async fn challenge(
     if let Some(png) = board.png {
         answer = answer.attachment(CreateAttachment::bytes(png, "board.png"));
     }
-    ctx.send(answer).await?;
+    let handle = ctx.send(answer).await?;
+    let mut view = view;
+    let threads = data
+        .service
+        .guild_settings(view.guild)
+        .await
+        .map(|s| s.thread_per_game)
+        .unwrap_or(true);
+    if threads {
+        // As for games between members: the game gets a thread from its first message, and
+        // is played there from now on (in the channel when no thread can be had).
+        match handle.message().await {
+            Ok(message) => {
+                if let Some(thread) = open_thread(ctx, &view, &bot, message.id).await {
+                    view.thread = Some(thread);
+                }
+            }
+            Err(e) => warn!(%e, game = view.id.0, "could not read back the engine game's message"),
+        }
+    }
+    // The engine's first move follows the answer while the game stays in this channel.
+    let token = token.filter(|_| view.home().0 == ctx.channel_id().get());
     after_action(
         data.engine_shared(ctx.serenity_context()),
         &view,
@@ -428,6 +449,43 @@ pub async fn challenge(
         },
     );
     Ok(())
+}
+
+/// Opens the game's thread from its first message and records it; `None` when Discord or the
+/// database refuses (the game then stays in its channel).
+async fn open_thread(
+    ctx: Context<'_>,
+    view: &GameView,
+    bot: &UserInfo,
+    message: serenity::MessageId,
+) -> Option<crate::service::ChannelId> {
+    let human = view
+        .seats
+        .iter()
+        .find(|s| s.user != bot.id)
+        .map_or("?", |s| s.name.as_str());
+    let mut name = format!("#{} · {} · {}", view.id.0, human, bot.name);
+    if name.chars().count() > 100 {
+        name = name.chars().take(99).collect::<String>() + "…";
+    }
+    let thread = match ctx
+        .channel_id()
+        .create_thread_from_message(ctx.http(), message, serenity::CreateThread::new(name))
+        .await
+    {
+        Ok(t) => crate::service::ChannelId(t.id.get()),
+        Err(e) => {
+            warn!(%e, game = view.id.0, "could not open a thread for the engine game");
+            return None;
+        }
+    };
+    match ctx.data().service.set_game_thread(view.id, thread).await {
+        Ok(()) => Some(thread),
+        Err(e) => {
+            warn!(%e, game = view.id.0, "could not record the engine game's thread");
+            None
+        }
+    }
 }
 
 #[cfg(test)]

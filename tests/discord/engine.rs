@@ -80,12 +80,27 @@ async fn challenging_the_bot_starts_a_game_and_the_engine_answers_each_move() {
             .any(|f| f.filename.as_deref() == Some("board.png")),
         "the board comes with the answer"
     );
+    // The game gets its own thread from that message, as games between members do.
+    let thread = fake
+        .next_request(&Req::post("/channels/*/messages/*/threads"))
+        .await;
+    let thread = ChannelId::new(
+        thread
+            .response
+            .as_ref()
+            .and_then(|t| t["id"].as_str())
+            .and_then(|id| id.parse().ok())
+            .expect("a thread id"),
+    );
     let view = only_game(&db, &fake, &alice).await;
     assert!(!view.rated);
+    assert_eq!(view.thread.map(|t| t.0), Some(thread.get()));
     let seat = bot_seat(&view, &fake);
     if seat == 1 {
-        // The engine moves first: its move follows the answer at once.
-        let first = fake.next_request(&Req::followup(&sent)).await;
+        // The engine moves first: its move goes up in the thread at once.
+        let first = fake
+            .next_request(&Req::post(&format!("/channels/{thread}/messages")))
+            .await;
         assert!(
             mentions(&content(&first)).contains(&alice.id),
             "Alice is told it is her turn: {}",
@@ -102,7 +117,7 @@ async fn challenging_the_bot_starts_a_game_and_the_engine_answers_each_move() {
             now.game.stone_at(p).is_none()
         })
         .expect("a free point");
-    let (moved, reply) = play(&fake, &alice, fake.channel_id(), point).await;
+    let (moved, reply) = play(&fake, &alice, thread, point).await;
     assert!(!is_ephemeral(&reply), "{}", content(&reply));
     let follow = fake.next_request(&Req::followup(&moved)).await;
     let said = content(&follow);
