@@ -271,22 +271,26 @@ async fn post_move(shared: &Shared, reply: &Reply, played: &Played, bot: UserId)
         let lead = text::move_text(&shared.i18n, lang, view, bot, &played.report);
         board_message_with(&shared.i18n, lang, view, &prefs, Some(lead), ping, limit)
     };
+    let mut posted = false;
     if let Some(token) = &reply.token {
         match build()
             .followup()
             .execute(&*shared.http, (None, token.as_str()))
             .await
         {
-            Ok(_) => return,
+            Ok(_) => posted = true,
             Err(e) => {
                 warn!(%e, game = view.id.0, "engine follow-up failed; posting in the channel")
             }
         }
     }
-    let channel = serenity::ChannelId::new(view.home().0.max(1));
-    if let Err(e) = channel.send_message(&*shared.http, build().message()).await {
-        warn!(%e, game = view.id.0, "could not post the engine's move");
+    if !posted {
+        let channel = serenity::ChannelId::new(view.home().0.max(1));
+        if let Err(e) = channel.send_message(&*shared.http, build().message()).await {
+            warn!(%e, game = view.id.0, "could not post the engine's move");
+        }
     }
+    post::direct_ping_with(&shared.http, &shared.i18n, view, &prefs, lang).await;
 }
 
 /// After start-up: every game where the engine owes a move gets it.
@@ -506,6 +510,9 @@ mod tests {
                 let (pool, running, most) = (pool.clone(), running.clone(), most.clone());
                 waiting.push(tokio::spawn(async move {
                     pool.run(move || {
+                        // Never a runtime thread: one of the pool's own.
+                        let name = std::thread::current().name().map(str::to_owned);
+                        assert!(name.is_some_and(|n| n.starts_with("engine-")));
                         let now = running.fetch_add(1, Ordering::SeqCst) + 1;
                         most.fetch_max(now, Ordering::SeqCst);
                         std::thread::sleep(Duration::from_millis(20));

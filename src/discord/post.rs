@@ -320,11 +320,22 @@ async fn direct_ping(
     prefs: &Preferences,
     lang: Lang,
 ) {
+    direct_ping_with(http, &data.i18n, view, prefs, lang).await;
+}
+
+/// [`direct_ping`] with only the translations (for work outside an interaction).
+pub(super) async fn direct_ping_with(
+    http: &serenity::Http,
+    i18n: &I18n,
+    view: &GameView,
+    prefs: &Preferences,
+    lang: Lang,
+) {
     let Some(seat) = view.to_act() else { return };
     if prefs.notify != Notify::DirectMessage || !matches!(view.status, GameStatus::Active) {
         return;
     }
-    let text = data.i18n.tr(
+    let text = i18n.tr(
         lang,
         "dm-your-turn",
         &[
