@@ -92,7 +92,15 @@ async fn challenging_the_bot_starts_a_game_and_the_engine_answers_each_move() {
             .and_then(|id| id.parse().ok())
             .expect("a thread id"),
     );
-    let view = only_game(&db, &fake, &alice).await;
+    // The bot records the thread once Discord has answered: wait for that.
+    let mut view = only_game(&db, &fake, &alice).await;
+    for _ in 0..100 {
+        if view.thread.is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        view = only_game(&db, &fake, &alice).await;
+    }
     assert!(!view.rated);
     assert_eq!(view.thread.map(|t| t.0), Some(thread.get()));
     let seat = bot_seat(&view, &fake);
