@@ -344,13 +344,17 @@ impl Session {
         out.push("OK".into());
     }
 
-    /// The time for this move: the level's budget, capped by the turn limit and by an even
-    /// share of the match time left over the moves still to come.
+    /// The time for this move: the level's budget, capped by the turn limit (0: as fast as
+    /// possible) and by an even share of the match time left over the moves still to come
+    /// (unless `timeout_match` is 0, which means no match limit).
     fn budget(&self, game: &Game) -> Duration {
         let mut ms = self.setup.level.budget().as_millis() as u64;
-        if let Some(t) = self.limits.timeout_turn.filter(|&t| t > 0) {
+        match self.limits.timeout_turn {
+            // The protocol's "play as fast as possible".
+            Some(0) => ms = 0,
             // Leave a margin for the answer to reach the manager.
-            ms = ms.min(t.saturating_sub(t / 10 + 20).max(1));
+            Some(t) => ms = ms.min(t.saturating_sub(t / 10 + 20).max(1)),
+            None => {}
         }
         if let Some(left) = self.limits.time_left
             && self.limits.timeout_match != Some(0)

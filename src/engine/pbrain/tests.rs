@@ -235,7 +235,7 @@ fn the_time_is_the_smallest_of_level_turn_limit_and_match_share() {
     run(
         &mut s,
         "BEGIN\nINFO timeout_turn 50\nTURN 0,0\nINFO time_left 800\nTURN 0,1\n\
-         INFO timeout_match 0\nTURN 0,2\n",
+         INFO timeout_match 0\nTURN 0,2\nINFO timeout_turn 0\nTURN 0,3\n",
     );
     let seen = budgets.lock().expect("not poisoned").clone();
     assert_eq!(
@@ -245,6 +245,7 @@ fn the_time_is_the_smallest_of_level_turn_limit_and_match_share() {
             Duration::from_millis(25),
             Duration::from_millis(14),
             Duration::from_millis(25),
+            Duration::ZERO,
         ]
     );
 }
