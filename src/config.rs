@@ -115,6 +115,8 @@ pub struct GameConfig {
     pub vacation_days_per_year: u32,
     /// Seconds between two checks of the games' deadlines (reminders, vacation, loss on time).
     pub clock_sweep_seconds: u32,
+    /// Most threads thinking for the computer opponent at once, over all games (1-64).
+    pub engine_threads: usize,
 }
 
 impl Default for GameConfig {
@@ -124,6 +126,7 @@ impl Default for GameConfig {
             max_open_games_per_pair: 3,
             vacation_days_per_year: 10,
             clock_sweep_seconds: 60,
+            engine_threads: 1,
         }
     }
 }
@@ -238,6 +241,12 @@ impl Config {
                 why: "must be between 1 and 3600".to_string(),
             });
         }
+        if !(1..=64).contains(&self.game.engine_threads) {
+            return Err(ConfigError::Invalid {
+                key: "game.engine_threads",
+                why: "must be between 1 and 64".to_string(),
+            });
+        }
         Ok(())
     }
 }
@@ -269,6 +278,7 @@ mod tests {
             "max_open_games_per_pair",
             "vacation_days_per_year",
             "clock_sweep_seconds",
+            "engine_threads",
             "filter",
         ] {
             assert!(
@@ -355,6 +365,25 @@ mod tests {
                 matches!(Config::load(&path, env(&[])), Err(ConfigError::Invalid { key: k, .. }) if k == key),
                 "{line}"
             );
+        }
+    }
+
+    #[test]
+    fn engine_threads_default_to_one_and_stay_in_range() {
+        assert_eq!(GameConfig::default().engine_threads, 1);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.toml");
+        for (threads, ok) in [(0, false), (1, true), (4, true), (65, false)] {
+            std::fs::write(
+                &path,
+                format!("[discord]\ntoken = \"t\"\n[game]\nengine_threads = {threads}\n"),
+            )
+            .unwrap();
+            let loaded = Config::load(&path, env(&[]));
+            assert_eq!(loaded.is_ok(), ok, "{threads}: {loaded:?}");
+            if let Ok(c) = loaded {
+                assert_eq!(c.game.engine_threads, threads);
+            }
         }
     }
 

@@ -84,8 +84,13 @@ macro_rules! sources {
 }
 
 /// The Fluent sources: (language, file name, text).
-const SOURCES: &[(Lang, &str, &str)] =
-    &sources!("bot.ftl", "social.ftl", "clocks.ftl", "ratings.ftl");
+const SOURCES: &[(Lang, &str, &str)] = &sources!(
+    "bot.ftl",
+    "social.ftl",
+    "clocks.ftl",
+    "ratings.ftl",
+    "engine.ftl"
+);
 
 /// All translations, loaded once; cheap to share between threads.
 pub struct I18n {

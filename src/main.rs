@@ -72,6 +72,18 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         replay: Option<std::path::PathBuf>,
     },
+    /// Plays the Gomocup "pbrain" protocol on stdin/stdout (see README.md, "pbrain").
+    Pbrain {
+        /// The preset: gomoku, gomoku-standard, pente or keryo.
+        #[arg(long, default_value = "gomoku")]
+        rules: String,
+        /// An option as key=value (repeatable), e.g. --set size=19.
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
+        /// The engine's level, 1 to 5.
+        #[arg(long, default_value = "3")]
+        level: String,
+    },
     /// Prints a rule set in words.
     Rules {
         /// The preset (default: pente).
@@ -153,6 +165,7 @@ fn main() -> ExitCode {
             out,
             replay,
         }),
+        Command::Pbrain { rules, set, level } => pbrain_command(&rules, set, &level),
         Command::Rules { preset, set } => {
             match cli::rule_set(preset.as_deref().unwrap_or("pente"), &set) {
                 Ok(r) => {
@@ -162,6 +175,38 @@ fn main() -> ExitCode {
                 }
                 Err(e) => usage_error(e),
             }
+        }
+    }
+}
+
+/// Runs a pbrain session on stdin/stdout; bad usage exits 2 before any input is read.
+fn pbrain_command(rules: &str, set: Vec<String>, level: &str) -> ExitCode {
+    use gomoku_bot::engine::pbrain::{Session, Setup};
+
+    let preset = match rules.parse() {
+        Ok(p) => p,
+        Err(e) => return usage_error(e),
+    };
+    let level = match level.parse() {
+        Ok(l) => l,
+        Err(e) => return usage_error(e),
+    };
+    let setup = Setup {
+        preset,
+        options: set,
+        level,
+    };
+    let mut session = match Session::new(setup) {
+        Ok(s) => s,
+        Err(e) => return usage_error(e),
+    };
+    let stdin = std::io::stdin().lock();
+    let stdout = std::io::stdout().lock();
+    match session.run(stdin, stdout) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
         }
     }
 }

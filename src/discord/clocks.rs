@@ -426,6 +426,7 @@ mod tests {
             time: TimeControl::DaysPerMove(1),
             deadline: Some(Timestamp(1_700_000_000_000)),
             rated: false,
+            against_computer: false,
             status,
             ply: 0,
             created_at: Timestamp(0),

@@ -359,10 +359,18 @@ pub async fn challenge(
     #[min = 1]
     #[max = 60]
     minutes_per_move: Option<u16>,
+    #[max = 5] level: Option<u8>,
 ) -> Result<(), Error> {
     let Some(actor) = actor_of(ctx) else {
         return Ok(());
     };
+    let against_engine = opponent
+        .as_ref()
+        .is_some_and(|u| u.id == ctx.framework().bot_id());
+    if level.is_some() && !against_engine {
+        let lang = private_lang(ctx).await;
+        return say_private(ctx, ctx.data().i18n.get(lang, "engine-level-without-bot")).await;
+    }
     let data = ctx.data();
     let time = match super::clocks::time_choice(days_per_move, minutes_per_move) {
         Ok(t) => t,
@@ -454,6 +462,9 @@ pub async fn challenge(
             return say_private(ctx, text::rules_error_text(&data.i18n, lang, &e)).await;
         }
     };
+    if against_engine {
+        return super::engine::challenge(ctx, actor, rules, time, level).await;
+    }
     let opponent_info = opponent.as_ref().map(|u| {
         let nick = interaction(ctx)
             .and_then(|i| i.data.resolved.members.get(&u.id))

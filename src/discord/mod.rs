@@ -8,6 +8,7 @@
 pub mod buttons;
 pub mod clocks;
 mod commands;
+pub mod engine;
 mod localize;
 pub mod offers;
 mod post;
@@ -39,9 +40,21 @@ pub struct Data {
     pub service: Arc<Service>,
     /// Translations.
     pub i18n: Arc<I18n>,
+    /// The computer opponent (who it is, and its bounded thread pool).
+    pub engine: Arc<engine::Engine>,
 }
 
 impl Data {
+    /// What the engine's background work needs, with the client's HTTP handle.
+    pub fn engine_shared(&self, sctx: &serenity::Context) -> engine::Shared {
+        engine::Shared {
+            http: Arc::clone(&sctx.http),
+            service: Arc::clone(&self.service),
+            i18n: Arc::clone(&self.i18n),
+            engine: Arc::clone(&self.engine),
+        }
+    }
+
     /// The language of private replies to `user`: their preference, else their Discord locale.
     pub async fn private_lang(&self, user: UserId, locale: &str) -> Lang {
         match self.service.preferences(user).await {
@@ -186,12 +199,24 @@ async fn sweep_challenges(http: Weak<Http>, service: Weak<Service>, i18n: Arc<I1
     }
 }
 
-/// The poise framework over a service: commands, buttons, registration and the sweeper.
+/// The poise framework over a service: commands, buttons, registration and the sweeper, with
+/// the engine thinking on one thread.
 pub fn framework(
     service: Arc<Service>,
     i18n: Arc<I18n>,
     registration: Registration,
 ) -> poise::Framework<Data, Error> {
+    framework_with_engine(service, i18n, registration, engine::Engine::new(1))
+}
+
+/// [`framework`] with this computer opponent (its bound on threads: `engine_threads`).
+pub fn framework_with_engine(
+    service: Arc<Service>,
+    i18n: Arc<I18n>,
+    registration: Registration,
+    engine: engine::Engine,
+) -> poise::Framework<Data, Error> {
+    let engine = Arc::new(engine);
     let commands = commands(&i18n);
     poise::Framework::builder()
         .options(poise::FrameworkOptions {
@@ -235,7 +260,23 @@ pub fn framework(
                     Arc::downgrade(&service),
                     Arc::clone(&i18n),
                 ));
-                Ok(Data { service, i18n })
+                engine.set_bot(UserInfo {
+                    id: UserId(ready.user.id.get()),
+                    name: ready
+                        .user
+                        .global_name
+                        .clone()
+                        .unwrap_or_else(|| ready.user.name.clone()),
+                    is_bot: true,
+                });
+                let data = Data {
+                    service,
+                    i18n,
+                    engine,
+                };
+                // Crash recovery: the moves the engine owes since before the restart.
+                tokio::spawn(engine::resume(data.engine_shared(ctx)));
+                Ok(data)
             })
         })
         .build()
@@ -293,7 +334,12 @@ pub async fn run(config: Config) -> Result<(), Error> {
         .discord
         .dev_guild_id
         .map_or(Registration::Global, Registration::Guild);
-    let framework = framework(Arc::clone(&service), i18n, registration);
+    let framework = framework_with_engine(
+        Arc::clone(&service),
+        i18n,
+        registration,
+        engine::Engine::new(config.game.engine_threads),
+    );
     let mut client = client(http_client(&config), framework).await?;
     let shard_manager = Arc::clone(&client.shard_manager);
     tokio::spawn(async move {

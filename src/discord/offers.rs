@@ -91,7 +91,7 @@ impl SocialButton {
 
 /// The Rematch button under a finished two-player game's board.
 pub fn rematch_buttons(i18n: &I18n, lang: Lang, view: &GameView) -> Vec<CreateActionRow> {
-    if !view.is_over() || view.seats.len() != 2 {
+    if !view.is_over() || view.seats.len() != 2 || view.against_computer {
         return Vec::new();
     }
     vec![CreateActionRow::Buttons(vec![button(
@@ -150,6 +150,7 @@ pub fn offer_error_text(i18n: &I18n, lang: Lang, e: &OfferError) -> String {
             i18n.tr(lang, "err-offer-rematched-as", &[("id", g.0.into())])
         }
         OfferError::AlreadyRematched(None) => i18n.get(lang, "err-offer-rematched"),
+        OfferError::AgainstComputer => i18n.get(lang, "err-offer-computer"),
     }
 }
 
@@ -697,6 +698,7 @@ mod tests {
             OfferError::NothingToUndo,
             OfferError::DrawTwoPlayersOnly,
             OfferError::RematchTwoPlayersOnly,
+            OfferError::AgainstComputer,
             OfferError::OwnOffer,
             OfferError::Expired,
             OfferError::Closed(OfferStatus::Accepted),
@@ -713,7 +715,7 @@ mod tests {
                 let words = offer_error_text(&i18n, lang, e);
                 assert!(!words.starts_with("err-"), "{lang} {e:?}: {words}");
             }
-            assert!(offer_error_text(&i18n, lang, &errors[12]).contains('7'));
+            assert!(offer_error_text(&i18n, lang, &errors[13]).contains('7'));
         }
     }
 }

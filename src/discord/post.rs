@@ -127,7 +127,7 @@ pub fn post_failure_text(
 
 /// Renders a board for a viewer, falling back to text only when the picture is too big.
 fn picture(
-    data: &Data,
+    i18n: &I18n,
     lang: Lang,
     view: &GameView,
     prefs: &Preferences,
@@ -135,7 +135,7 @@ fn picture(
     limit: u32,
 ) -> Option<Vec<u8>> {
     let names: Vec<String> = view.seats.iter().map(|s| s.name.clone()).collect();
-    let opts = text::render_options(&data.i18n, lang, prefs);
+    let opts = text::render_options(i18n, lang, prefs);
     let png = match tentative {
         Some(p) => render::render_png_with_tentative(&view.game, &names, &opts, p),
         None => render::render_png(&view.game, &names, &opts),
@@ -153,16 +153,29 @@ pub fn board_message(
     ping: bool,
     limit: u32,
 ) -> Outgoing {
+    board_message_with(&data.i18n, lang, view, prefs, lead, ping, limit)
+}
+
+/// [`board_message`] with only the translations (for work outside an interaction).
+pub fn board_message_with(
+    i18n: &I18n,
+    lang: Lang,
+    view: &GameView,
+    prefs: &Preferences,
+    lead: Option<String>,
+    ping: bool,
+    limit: u32,
+) -> Outgoing {
     let mut content = String::new();
     if let Some(l) = lead {
         content.push_str(&l);
         content.push('\n');
     }
-    content.push_str(&board_caption(&data.i18n, lang, view, ping));
-    let png = picture(data, lang, view, prefs, None, limit);
+    content.push_str(&board_caption(i18n, lang, view, ping));
+    let png = picture(i18n, lang, view, prefs, None, limit);
     if png.is_none() {
         content.push('\n');
-        content.push_str(&data.i18n.get(lang, "board-too-large"));
+        content.push_str(&i18n.get(lang, "board-too-large"));
     }
     let mut mentions = CreateAllowedMentions::new();
     if ping && let Some(seat) = view.to_act() {
@@ -172,8 +185,8 @@ pub fn board_message(
         content: text::clip(content),
         png,
         components: {
-            let mut rows = buttons::choice_buttons(&data.i18n, lang, view);
-            rows.extend(super::offers::rematch_buttons(&data.i18n, lang, view));
+            let mut rows = buttons::choice_buttons(i18n, lang, view);
+            rows.extend(super::offers::rematch_buttons(i18n, lang, view));
             rows
         },
         mentions,
@@ -196,7 +209,7 @@ pub fn confirmation(
     );
     Outgoing {
         content,
-        png: picture(data, lang, view, prefs, Some(point), limit),
+        png: picture(&data.i18n, lang, view, prefs, Some(point), limit),
         components: buttons::confirm_buttons(&data.i18n, lang, view, point),
         mentions: CreateAllowedMentions::new(),
     }
@@ -297,7 +310,7 @@ async fn viewer_prefs(data: &Data, view: &GameView) -> Preferences {
 }
 
 /// Whether to mention the player to act (their notification preference).
-fn wants_ping(view: &GameView, prefs: &Preferences) -> bool {
+pub(super) fn wants_ping(view: &GameView, prefs: &Preferences) -> bool {
     matches!(view.status, GameStatus::Active)
         && view.to_act().is_some()
         && prefs.notify != Notify::Off
@@ -311,11 +324,22 @@ async fn direct_ping(
     prefs: &Preferences,
     lang: Lang,
 ) {
+    direct_ping_with(http, &data.i18n, view, prefs, lang).await;
+}
+
+/// [`direct_ping`] with only the translations (for work outside an interaction).
+pub(super) async fn direct_ping_with(
+    http: &serenity::Http,
+    i18n: &I18n,
+    view: &GameView,
+    prefs: &Preferences,
+    lang: Lang,
+) {
     let Some(seat) = view.to_act() else { return };
     if prefs.notify != Notify::DirectMessage || !matches!(view.status, GameStatus::Active) {
         return;
     }
-    let text = data.i18n.tr(
+    let text = i18n.tr(
         lang,
         "dm-your-turn",
         &[
@@ -354,7 +378,7 @@ pub async fn announce(
         .public_lang(view.guild, origin.guild_locale.as_deref())
         .await;
     let prefs = viewer_prefs(data, view).await;
-    let ping = wants_ping(view, &prefs);
+    let ping = wants_ping(view, &prefs) && !data.engine.acts_in(view);
     let board = board_message(
         data,
         lang,
@@ -366,6 +390,13 @@ pub async fn announce(
     );
     let home = view.home();
     let in_place = origin.channel == home;
+    // The engine answers on the same interaction while its answer lands in the game's channel.
+    let token = match &responder {
+        Responder::Command(poise::Context::Application(app)) => Some(app.interaction.token.clone()),
+        Responder::Command(poise::Context::Prefix(_)) => None,
+        Responder::Component { click, .. } => Some(click.token.clone()),
+    }
+    .filter(|_| in_place);
     match responder {
         Responder::Command(ctx) => {
             if in_place {
@@ -424,6 +455,15 @@ pub async fn announce(
     }
     direct_ping(&sctx.http, data, view, &prefs, lang).await;
     super::offers::strike_stale_offers(&sctx.http, data, view, lang).await;
+    super::engine::after_action(
+        data.engine_shared(sctx),
+        view,
+        super::engine::Reply {
+            token,
+            guild_locale: origin.guild_locale.clone(),
+            attachment_size_limit: Some(origin.attachment_size_limit),
+        },
+    );
     Ok(())
 }
 

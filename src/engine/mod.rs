@@ -3,11 +3,16 @@
 //! Everything here is synchronous and CPU-bound: callers in async code run it on a blocking
 //! pool of their own (see the Discord front), never on the runtime's threads.
 
+pub mod pbrain;
+mod simple;
+
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
 use crate::rules::{Action, Game, RuleSet};
+
+pub use simple::SimplePlayer;
 
 /// How strong the computer plays: 1 (a beginner who makes human mistakes) to 5 (the
 /// strongest the engine can be within its budget).
@@ -75,9 +80,12 @@ pub trait Player: Send {
     fn reset(&mut self) {}
 }
 
-/// The player for `rules` at `level`.
+/// The player for `rules` at `level`: the simple player for 3-4 players.
 pub fn player_for(rules: &RuleSet, level: Level) -> Box<dyn Player> {
-    let _ = (rules, level);
+    let _ = level;
+    if rules.players > 2 {
+        return Box::new(SimplePlayer::new());
+    }
     Box::new(FirstLegal)
 }
 

@@ -39,6 +39,7 @@
 
 mod clock;
 mod clocks;
+mod engine;
 mod error;
 mod memo;
 mod offers;
@@ -55,6 +56,7 @@ use rand::seq::SliceRandom;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use clocks::{ClockEvent, VacationBalance, reminder_time, utc_year};
+pub use engine::EngineTurn;
 pub use error::ServiceError;
 pub use offers::{Answered, OfferError, OfferMade, Outcome};
 pub use ratings::{
@@ -204,6 +206,7 @@ impl Loaded {
             time: self.meta.time,
             deadline: self.meta.deadline,
             rated: self.meta.rated,
+            against_computer: self.meta.against_computer,
             status: self.meta.status,
             ply: self.meta.ply,
             created_at: self.meta.created_at,

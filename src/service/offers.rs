@@ -81,6 +81,10 @@ pub enum OfferError {
     /// This game was already rematched (as the game given, once started).
     #[error("already rematched")]
     AlreadyRematched(Option<GameId>),
+    /// The other seat is the computer, which answers no offers (a new game is one
+    /// `/challenge` away).
+    #[error("the computer does not take part in take-backs, draws or rematches")]
+    AgainstComputer,
 }
 
 impl From<OfferError> for ServiceError {
@@ -234,6 +238,9 @@ impl Service {
             .seat_of(actor.user.id)
             .ok_or(ServiceError::NotAParticipant)?
             .seat;
+        if loaded.meta.against_computer {
+            return Err(OfferError::AgainstComputer.into());
+        }
         let taken_back = match kind {
             OfferKind::Draw if loaded.game.rules().players > 2 => {
                 return Err(OfferError::DrawTwoPlayersOnly.into());
@@ -499,6 +506,9 @@ impl Service {
         }
         if view.seats.len() != 2 {
             return Err(OfferError::RematchTwoPlayersOnly.into());
+        }
+        if view.against_computer {
+            return Err(OfferError::AgainstComputer.into());
         }
         for c in self.store.rematches_of_game(game).await? {
             let Some(c) = self.store.challenge(c).await? else {

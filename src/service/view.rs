@@ -79,6 +79,9 @@ pub struct GameView {
     pub deadline: Option<Timestamp>,
     /// Whether the game is rated.
     pub rated: bool,
+    /// Whether one seat is the computer: it answers at once, and does not take part in
+    /// take-backs, draw offers or rematches.
+    pub against_computer: bool,
     /// Active, or finished with its result (resignations included).
     pub status: GameStatus,
     /// Actions so far; pass it back as `expected_ply` to act on exactly this position.

@@ -37,12 +37,13 @@ impl Store {
         now: Timestamp,
         horizon: Timestamp,
     ) -> Result<Vec<ReminderCandidate>, StorageError> {
-        let rows = sqlx::query(
+        let rows = sqlx::query(&format!(
             "SELECT game_id, ply, to_act_seat, days_per_move, minutes_per_move, updated_at, \
              deadline FROM games WHERE status = 'active' AND deadline > ? AND deadline <= ? \
              AND to_act_seat IS NOT NULL AND (reminded_ply IS NULL OR reminded_ply <> ply) \
-             ORDER BY deadline",
-        )
+             AND {} ORDER BY deadline",
+            super::HUMAN_TO_ACT
+        ))
         .bind(now.0)
         .bind(horizon.0)
         .fetch_all(&self.reader)

@@ -11,6 +11,7 @@
 //! acting on it.
 
 mod clocks;
+mod engine;
 mod model;
 mod offers;
 pub mod ratings;
@@ -273,6 +274,8 @@ pub struct GameMeta {
     pub time: TimeControl,
     /// Whether it is rated.
     pub rated: bool,
+    /// Whether one seat is the computer (a game started against the engine).
+    pub against_computer: bool,
     /// Active or finished, with the result.
     pub status: GameStatus,
     /// Actions in the log.
@@ -381,7 +384,7 @@ const CHALLENGE_COLUMNS: &str = "challenge_id, guild_id, channel_id, message_cha
 
 const GAME_COLUMNS: &str = "g.game_id, g.guild_id, g.channel_id, g.thread_id, \
     g.board_channel_id, g.board_message_id, g.challenge_id, g.rules, g.days_per_move, \
-    g.minutes_per_move, g.rated, \
+    g.minutes_per_move, g.rated, g.engine_level, \
     g.status, g.ply, g.to_act_seat, g.result, g.winners, g.loser_seat, g.deadline, \
     g.created_at, g.updated_at";
 
@@ -483,6 +486,7 @@ fn game_meta_from(row: &SqliteRow) -> Result<GameMeta, StorageError> {
         rules: rules_from(row.try_get("rules")?)?,
         time: time_from(row)?,
         rated: row.try_get("rated")?,
+        against_computer: row.try_get::<Option<i64>, _>("engine_level")?.is_some(),
         status,
         ply: u32::try_from(ply).map_err(|_| StorageError::corrupt(format!("ply {ply}")))?,
         to_act: row
@@ -504,6 +508,14 @@ fn seat_from(row: &SqliteRow) -> Result<SeatRow, StorageError> {
 }
 
 type Tx = sqlx::Transaction<'static, sqlx::Sqlite>;
+
+/// A condition on a `games` row: the seat to act is not the computer's. The engine answers at
+/// once (and, after a restart, before anything else), so its turns have no clock: a deadline
+/// that passed while the bot was down must not make the computer lose on time or be reminded.
+pub(crate) const HUMAN_TO_ACT: &str = "NOT (games.engine_level IS NOT NULL AND EXISTS (\
+     SELECT 1 FROM game_seats s JOIN members m ON m.user_id = s.user_id \
+     AND m.guild_id = games.guild_id WHERE s.game_id = games.game_id \
+     AND s.seat = games.to_act_seat AND m.is_bot = 1))";
 
 /// The same failure for each of `n` moves.
 fn every_failed(n: usize, e: StorageError) -> Vec<Result<(), AppendError>> {
@@ -1511,10 +1523,11 @@ impl Store {
         lease_until: Timestamp,
         limit: u32,
     ) -> Result<Vec<(GameId, Timestamp)>, StorageError> {
-        let due = sqlx::query(
+        let due = sqlx::query(&format!(
             "SELECT game_id, deadline FROM games WHERE status = 'active' AND deadline <= ? \
-             AND (sweep_lease IS NULL OR sweep_lease <= ?) ORDER BY deadline LIMIT ?",
-        )
+             AND (sweep_lease IS NULL OR sweep_lease <= ?) AND {HUMAN_TO_ACT} \
+             ORDER BY deadline LIMIT ?"
+        ))
         .bind(now.0)
         .bind(now.0)
         .bind(i64::from(limit))

@@ -5,6 +5,7 @@ mod clocks;
 mod common;
 mod concurrency;
 mod durability;
+mod engine;
 mod flows;
 mod migrations;
 mod model;

@@ -34,6 +34,7 @@ err-offer-not-yours = Only the other players of this game can answer this offer.
 err-offer-nothing-to-undo = You have no move to take back yet.
 err-offer-draw-two-players = A draw can only be offered in a two-player game.
 err-offer-rematch-two-players = Rematches are for two-player games only.
+err-offer-computer = The computer does not take back moves, agree to draws or play rematches. To play it again, use `/challenge` with it as the opponent.
 err-offer-own = You cannot accept your own offer: your opponent decides.
 err-offer-expired = This offer expired: the game moved on since it was made.
 err-offer-accepted = This offer was already accepted.

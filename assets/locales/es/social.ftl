@@ -34,6 +34,7 @@ err-offer-not-yours = Solo los otros jugadores de esta partida pueden responder 
 err-offer-nothing-to-undo = Todavía no tienes ninguna jugada que deshacer.
 err-offer-draw-two-players = Solo se pueden ofrecer tablas en partidas de dos jugadores.
 err-offer-rematch-two-players = Las revanchas son solo para partidas de dos jugadores.
+err-offer-computer = La computadora no deshace jugadas, no acepta tablas ni juega revanchas. Para jugar otra vez contra ella, usa `/challenge` con ella como rival.
 err-offer-own = No puedes aceptar tu propia oferta: decide tu rival.
 err-offer-expired = Esta oferta caducó: la partida ha avanzado desde que se hizo.
 err-offer-accepted = Esta oferta ya fue aceptada.

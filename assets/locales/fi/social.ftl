@@ -34,6 +34,7 @@ err-offer-not-yours = Vain tämän pelin muut pelaajat voivat vastata tähän ta
 err-offer-nothing-to-undo = Sinulla ei ole vielä siirtoa, jonka voisi perua.
 err-offer-draw-two-players = Tasapeliä voi tarjota vain kahden pelaajan pelissä.
 err-offer-rematch-two-players = Uusintaottelut ovat vain kahden pelaajan peleille.
+err-offer-computer = Tietokone ei peru siirtoja, sovi tasapelistä eikä pelaa uusintaotteluita. Pelataksesi sitä vastaan uudelleen käytä `/challenge`-komentoa ja valitse se vastustajaksi.
 err-offer-own = Et voi hyväksyä omaa tarjoustasi: vastustaja päättää.
 err-offer-expired = Tämä tarjous vanheni: peli on edennyt tarjouksen jälkeen.
 err-offer-accepted = Tämä tarjous on jo hyväksytty.

@@ -1,0 +1,550 @@
+//! The computer opponent in Discord: `/challenge opponent:@the-bot level:N` starts a game at
+//! once, and the engine's moves arrive as follow-up messages with the board.
+//!
+//! The engine never thinks on the async runtime's threads: moves are computed on a pool of
+//! exactly `engine_threads` dedicated threads, in the order they were asked for, so at most
+//! that many threads think at once over all games. Members' replies are sent before the
+//! engine starts, and on Linux the engine's threads run at a lower priority (nice 10), so
+//! a CPU shared with thinking games still answers members first. After a restart, every game where the engine owes a move gets it
+//! ([`resume`]); the move log's ply check makes a duplicate attempt harmless.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use poise::CreateReply;
+use poise::serenity_prelude as serenity;
+use serenity::builder::Builder;
+use serenity::{CreateAttachment, Http};
+use tracing::{debug, warn};
+
+use super::post::{self, board_message_with};
+use super::text::{self, error_text};
+use super::{Context, Error};
+use crate::engine::Level;
+use crate::i18n::{I18n, Lang};
+use crate::rules::{Action, RuleSet};
+use crate::service::{
+    Actor, ChallengeRequest, EngineTurn, GameId, GameView, GuildId, Played, Preferences, Service,
+    ServiceError, TimeControl, UserId, UserInfo,
+};
+
+/// The level used when `/challenge` names the bot without one: 3.
+pub fn default_level() -> Level {
+    Level::new(3).unwrap_or(Level::MIN)
+}
+
+/// How the engine chooses its action for a position (CPU-bound; run on the blocking pool).
+pub type Thinker = Arc<dyn Fn(&EngineTurn) -> Option<Action> + Send + Sync>;
+
+/// A job for the engine's threads.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// A fixed number of dedicated threads, at lowered priority, running jobs in order.
+struct ThinkPool {
+    jobs: std::sync::mpsc::Sender<Job>,
+}
+
+impl ThinkPool {
+    fn new(threads: usize) -> ThinkPool {
+        let (jobs, queue) = std::sync::mpsc::channel::<Job>();
+        let queue = Arc::new(Mutex::new(queue));
+        for i in 0..threads {
+            let queue = Arc::clone(&queue);
+            let spawned = std::thread::Builder::new()
+                .name(format!("engine-{i}"))
+                .spawn(move || {
+                    lower_priority();
+                    loop {
+                        // One idle thread waits on the queue; the others wait for the lock.
+                        let job = match queue.lock() {
+                            Ok(q) => q.recv(),
+                            Err(_) => return,
+                        };
+                        match job {
+                            // A panicking player loses its answer, not the thread.
+                            Ok(job) => {
+                                let _ = std::panic::catch_unwind(AssertUnwindSafe(job));
+                            }
+                            // The engine is gone: so is its pool.
+                            Err(_) => return,
+                        }
+                    }
+                });
+            if let Err(e) = spawned {
+                warn!(%e, "could not start an engine thread");
+            }
+        }
+        ThinkPool { jobs }
+    }
+
+    /// Runs `f` on one of the pool's threads; `None` if it panicked or the pool is gone.
+    async fn run<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        self.jobs
+            .send(Box::new(move || {
+                let _ = answer.send(f());
+            }))
+            .ok()?;
+        answered.await.ok()
+    }
+}
+
+/// Lowers the calling thread's scheduling priority (Linux: nice 10 for this thread alone), so
+/// that the engine yields the CPU to the threads that answer members.
+#[cfg(target_os = "linux")]
+fn lower_priority() {
+    // SAFETY: gettid has no preconditions; setpriority only reads its arguments, and with
+    // PRIO_PROCESS and a thread id it changes that one thread's nice value.
+    let failed = unsafe {
+        let tid = libc::gettid();
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 10) != 0
+    };
+    if failed {
+        debug!("could not lower an engine thread's priority");
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn lower_priority() {}
+
+/// The computer opponent's seat in the bot: who it is, and the threads it may think on.
+pub struct Engine {
+    pool: ThinkPool,
+    threads: usize,
+    bot: OnceLock<UserInfo>,
+    thinker: Thinker,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("threads", &self.threads)
+            .field("bot", &self.bot.get())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Engine {
+    /// An engine that thinks on at most `threads` threads at once (at least 1), with the
+    /// player of each game's rules and level.
+    pub fn new(threads: usize) -> Engine {
+        Engine::with_thinker(threads, Arc::new(EngineTurn::think))
+    }
+
+    /// An engine that chooses with `thinker` (benchmarks and tests stand in a player of
+    /// their own; the bound on threads is the same).
+    pub fn with_thinker(threads: usize, thinker: Thinker) -> Engine {
+        let threads = threads.max(1);
+        Engine {
+            pool: ThinkPool::new(threads),
+            threads,
+            bot: OnceLock::new(),
+            thinker,
+        }
+    }
+
+    /// The most threads thinking at once.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Records the bot's own user (known once connected); the engine plays under it.
+    pub fn set_bot(&self, user: UserInfo) {
+        let _ = self.bot.set(user);
+    }
+
+    /// The bot's own user, once connected.
+    pub fn bot(&self) -> Option<&UserInfo> {
+        self.bot.get()
+    }
+
+    /// Whether the engine is the one to act in a game (nobody needs a ping then).
+    pub fn acts_in(&self, view: &GameView) -> bool {
+        self.bot()
+            .is_some_and(|b| view.to_act().map(|s| s.user) == Some(b.id))
+    }
+}
+
+/// Where the engine's answer goes: the interaction's follow-up while its token is fresh, else
+/// a message in the game's channel.
+#[derive(Clone, Debug, Default)]
+pub struct Reply {
+    /// The interaction token to follow up on (only when the game lives in its channel).
+    pub token: Option<String>,
+    /// The guild's Discord locale, for the public language.
+    pub guild_locale: Option<String>,
+    /// The largest picture the message may carry.
+    pub attachment_size_limit: Option<u32>,
+}
+
+/// What the engine task needs, shared with the framework's data.
+#[derive(Clone)]
+pub struct Shared {
+    /// Discord's REST client.
+    pub http: Arc<Http>,
+    /// The game service.
+    pub service: Arc<Service>,
+    /// Translations.
+    pub i18n: Arc<I18n>,
+    /// The engine.
+    pub engine: Arc<Engine>,
+}
+
+/// The language of public messages in a guild (its setting, else its Discord locale).
+async fn public_lang(service: &Service, guild: GuildId, guild_locale: Option<&str>) -> Lang {
+    let setting = service
+        .guild_settings(guild)
+        .await
+        .ok()
+        .and_then(|s| s.locale);
+    match setting.as_deref().and_then(Lang::from_code) {
+        Some(l) => l,
+        None => Lang::from_locale(guild_locale.unwrap_or("en")),
+    }
+}
+
+/// Plays the engine's moves in `game` for as long as it is the engine's turn (swap openings
+/// can give it several actions in a row), posting each. Returns at once; the work runs in a
+/// task of its own.
+pub fn play_turns(shared: Shared, game: GameId, reply: Reply) {
+    tokio::spawn(async move {
+        if let Err(e) = play_turns_now(&shared, game, reply).await {
+            warn!(%e, game = game.0, "the engine could not move");
+        }
+    });
+}
+
+async fn play_turns_now(shared: &Shared, game: GameId, reply: Reply) -> Result<(), Error> {
+    let Some(bot) = shared.engine.bot().cloned() else {
+        return Ok(());
+    };
+    // A bound on consecutive actions (swap2 has at most a few) guards against a loop.
+    for _ in 0..8 {
+        let Some(turn) = shared.service.engine_turn(game, bot.id).await? else {
+            return Ok(());
+        };
+        let thinking = turn.clone();
+        let thinker = Arc::clone(&shared.engine.thinker);
+        let action = shared
+            .engine
+            .pool
+            .run(move || thinker(&thinking))
+            .await
+            .flatten()
+            .filter(|&a| turn.game.is_legal(a));
+        let Some(action) = action else {
+            warn!(game = game.0, "the engine found no legal action");
+            return Ok(());
+        };
+        match shared.service.play_engine_move(&turn, &bot, action).await {
+            Ok(played) => post_move(shared, &reply, &played, bot.id).await,
+            // Someone resigned or another task moved first: look again.
+            Err(ServiceError::PositionChanged | ServiceError::NotYourTurn) => {
+                debug!(
+                    game = game.0,
+                    "the position changed while the engine thought"
+                );
+            }
+            Err(ServiceError::GameOver) => return Ok(()),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
+}
+
+/// Posts the engine's move with the board: as a follow-up when there is a token, else (or
+/// when the follow-up fails) in the game's channel.
+async fn post_move(shared: &Shared, reply: &Reply, played: &Played, bot: UserId) {
+    let view = &played.view;
+    let lang = public_lang(&shared.service, view.guild, reply.guild_locale.as_deref()).await;
+    let prefs = match view.to_act() {
+        Some(seat) => shared
+            .service
+            .preferences(seat.user)
+            .await
+            .unwrap_or_default(),
+        None => Preferences::default(),
+    };
+    let ping = post::wants_ping(view, &prefs);
+    let limit = reply.attachment_size_limit.unwrap_or(8 << 20);
+    let build = || {
+        let lead = text::move_text(&shared.i18n, lang, view, bot, &played.report);
+        board_message_with(&shared.i18n, lang, view, &prefs, Some(lead), ping, limit)
+    };
+    let mut posted = false;
+    if let Some(token) = &reply.token {
+        match build()
+            .followup()
+            .execute(&*shared.http, (None, token.as_str()))
+            .await
+        {
+            Ok(_) => posted = true,
+            Err(e) => {
+                warn!(%e, game = view.id.0, "engine follow-up failed; posting in the channel")
+            }
+        }
+    }
+    if !posted {
+        let channel = serenity::ChannelId::new(view.home().0.max(1));
+        if let Err(e) = channel.send_message(&*shared.http, build().message()).await {
+            warn!(%e, game = view.id.0, "could not post the engine's move");
+        }
+    }
+    post::direct_ping_with(&shared.http, &shared.i18n, view, &prefs, lang).await;
+}
+
+/// After start-up: every game where the engine owes a move gets it.
+pub async fn resume(shared: Shared) {
+    let Some(bot) = shared.engine.bot() else {
+        return;
+    };
+    match shared.service.engine_games_to_move(bot.id).await {
+        Ok(games) => {
+            for game in games {
+                play_turns(shared.clone(), game, Reply::default());
+            }
+        }
+        Err(e) => warn!(%e, "could not list the games waiting for the engine"),
+    }
+}
+
+/// After an action committed by a member: the engine answers when it is its turn. The
+/// member's reply has been sent already.
+pub fn after_action(shared: Shared, view: &GameView, reply: Reply) {
+    let Some(bot) = shared.engine.bot() else {
+        return;
+    };
+    if view.to_act().map(|s| s.user) == Some(bot.id) {
+        play_turns(shared, view.id, reply);
+    }
+}
+
+/// `/challenge` naming the bot: starts the game against the engine at once and answers with
+/// the board; the engine moves at once when it has the first turn.
+///
+/// # Errors
+/// Only when Discord cannot be answered; refusals are answered privately.
+pub async fn challenge(
+    ctx: Context<'_>,
+    actor: Actor,
+    rules: RuleSet,
+    time: Option<TimeControl>,
+    level: Option<u8>,
+) -> Result<(), Error> {
+    let data = ctx.data();
+    let private = data
+        .private_lang(UserId(ctx.author().id.get()), ctx.locale().unwrap_or("en"))
+        .await;
+    let say = |text: String| {
+        CreateReply::default()
+            .content(text::clip(text))
+            .ephemeral(true)
+    };
+    if rules.players != 2 {
+        ctx.send(say(data.i18n.get(private, "engine-two-players-only")))
+            .await?;
+        return Ok(());
+    }
+    let level = match level {
+        None => default_level(),
+        Some(n) => match Level::new(n) {
+            Some(l) => l,
+            None => {
+                ctx.send(say(data.i18n.get(private, "engine-bad-level")))
+                    .await?;
+                return Ok(());
+            }
+        },
+    };
+    let Some(bot) = data.engine.bot().cloned() else {
+        ctx.send(say(data.i18n.get(private, "err-internal")))
+            .await?;
+        return Ok(());
+    };
+    let request = ChallengeRequest {
+        opponent: None,
+        rules: Some(rules),
+        time,
+        rated: false,
+    };
+    let view = match data
+        .service
+        .challenge_engine(&actor, &bot, level, request)
+        .await
+    {
+        Ok(v) => v,
+        Err(e) => {
+            ctx.send(say(error_text(&data.i18n, private, &e))).await?;
+            return Ok(());
+        }
+    };
+    let (token, guild_locale, limit) = match ctx {
+        poise::Context::Application(app) => (
+            Some(app.interaction.token.clone()),
+            app.interaction.guild_locale.clone(),
+            Some(app.interaction.attachment_size_limit),
+        ),
+        poise::Context::Prefix(_) => (None, None, None),
+    };
+    let lang = data.public_lang(view.guild, guild_locale.as_deref()).await;
+    let prefs = match view.to_act() {
+        Some(seat) => data
+            .service
+            .preferences(seat.user)
+            .await
+            .unwrap_or_default(),
+        None => Preferences::default(),
+    };
+    let lead = data.i18n.tr(
+        lang,
+        "engine-started",
+        &[
+            ("player", format!("<@{}>", actor.user.id.0).into()),
+            ("level", i64::from(level.get()).into()),
+            ("id", view.id.0.into()),
+        ],
+    );
+    let ping = post::wants_ping(&view, &prefs) && !data.engine.acts_in(&view);
+    let board = board_message_with(
+        &data.i18n,
+        lang,
+        &view,
+        &prefs,
+        Some(lead),
+        ping,
+        limit.unwrap_or(8 << 20),
+    );
+    let mut answer = CreateReply::default()
+        .content(board.content)
+        .components(board.components)
+        .allowed_mentions(board.mentions);
+    if let Some(png) = board.png {
+        answer = answer.attachment(CreateAttachment::bytes(png, "board.png"));
+    }
+    let handle = ctx.send(answer).await?;
+    let mut view = view;
+    let threads = data
+        .service
+        .guild_settings(view.guild)
+        .await
+        .map(|s| s.thread_per_game)
+        .unwrap_or(true);
+    if threads {
+        // As for games between members: the game gets a thread from its first message, and
+        // is played there from now on (in the channel when no thread can be had).
+        match handle.message().await {
+            Ok(message) => {
+                if let Some(thread) = open_thread(ctx, &view, &bot, message.id).await {
+                    view.thread = Some(thread);
+                }
+            }
+            Err(e) => warn!(%e, game = view.id.0, "could not read back the engine game's message"),
+        }
+    }
+    // The engine's first move follows the answer while the game stays in this channel.
+    let token = token.filter(|_| view.home().0 == ctx.channel_id().get());
+    after_action(
+        data.engine_shared(ctx.serenity_context()),
+        &view,
+        Reply {
+            token,
+            guild_locale,
+            attachment_size_limit: limit,
+        },
+    );
+    Ok(())
+}
+
+/// Opens the game's thread from its first message and records it; `None` when Discord or the
+/// database refuses (the game then stays in its channel).
+async fn open_thread(
+    ctx: Context<'_>,
+    view: &GameView,
+    bot: &UserInfo,
+    message: serenity::MessageId,
+) -> Option<crate::service::ChannelId> {
+    let human = view
+        .seats
+        .iter()
+        .find(|s| s.user != bot.id)
+        .map_or("?", |s| s.name.as_str());
+    let mut name = format!("#{} · {} · {}", view.id.0, human, bot.name);
+    if name.chars().count() > 100 {
+        name = name.chars().take(99).collect::<String>() + "…";
+    }
+    let thread = match ctx
+        .channel_id()
+        .create_thread_from_message(ctx.http(), message, serenity::CreateThread::new(name))
+        .await
+    {
+        Ok(t) => crate::service::ChannelId(t.id.get()),
+        Err(e) => {
+            warn!(%e, game = view.id.0, "could not open a thread for the engine game");
+            return None;
+        }
+    };
+    match ctx.data().service.set_game_thread(view.id, thread).await {
+        Ok(()) => Some(thread),
+        Err(e) => {
+            warn!(%e, game = view.id.0, "could not record the engine game's thread");
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn the_pool_never_runs_more_jobs_than_its_threads_and_survives_a_panic() {
+        for threads in [1usize, 2] {
+            let pool = Arc::new(ThinkPool::new(threads));
+            let running = Arc::new(AtomicUsize::new(0));
+            let most = Arc::new(AtomicUsize::new(0));
+            let mut waiting = Vec::new();
+            for i in 0..6 {
+                let (pool, running, most) = (pool.clone(), running.clone(), most.clone());
+                waiting.push(tokio::spawn(async move {
+                    pool.run(move || {
+                        // Never a runtime thread: one of the pool's own.
+                        let name = std::thread::current().name().map(str::to_owned);
+                        assert!(name.is_some_and(|n| n.starts_with("engine-")));
+                        let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                        most.fetch_max(now, Ordering::SeqCst);
+                        std::thread::sleep(Duration::from_millis(20));
+                        running.fetch_sub(1, Ordering::SeqCst);
+                        i
+                    })
+                    .await
+                }));
+            }
+            let mut answers = Vec::new();
+            for w in waiting {
+                answers.push(w.await.expect("joined"));
+            }
+            assert_eq!(answers, (0..6).map(Some).collect::<Vec<_>>());
+            assert_eq!(most.load(Ordering::SeqCst), threads, "{threads} thread(s)");
+            // A panicking job loses its answer; the pool goes on with all its threads.
+            assert_eq!(pool.run(|| -> u8 { panic!("a broken player") }).await, None);
+            assert_eq!(pool.run(|| 7).await, Some(7));
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn engine_threads_run_at_a_lower_priority() {
+        let pool = ThinkPool::new(1);
+        // SAFETY: as in lower_priority; getpriority only reads.
+        let nice = pool
+            .run(|| unsafe { libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t) })
+            .await;
+        // SAFETY: as above, for the test's own thread.
+        let ours = unsafe { libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t) };
+        // Nice 10, or the process's own when it was already nicer.
+        assert_eq!(nice, Some(ours.max(10)));
+    }
+}

@@ -1,0 +1,256 @@
+//! Games against the computer at the service: started at once, never rated, the engine's turn
+//! found (also after a restart) and its moves committed like a member's.
+
+use gomoku_bot::engine::Level;
+use std::time::Duration;
+
+use gomoku_bot::service::{
+    ClockEvent, GameStatus, OfferError, ResultReason, ServiceError, TimeControl, UserInfo,
+};
+
+use crate::common::{Env, act, alice, at, bob, request, robot, user};
+
+/// The bot's own user (a bot account, as Discord reports it).
+fn engine() -> UserInfo {
+    UserInfo {
+        is_bot: true,
+        ..user(500, "Gomoku Bot")
+    }
+}
+
+fn level(n: u8) -> Level {
+    Level::new(n).expect("a level")
+}
+
+#[tokio::test]
+async fn a_game_against_the_engine_starts_at_once_unrated_with_its_level() {
+    let env = Env::new().await;
+    let mut req = request(None, "gomoku");
+    req.rated = true;
+    let view = env
+        .svc
+        .challenge_engine(&at(alice()), &engine(), level(2), req)
+        .await
+        .expect("started");
+    assert_eq!(view.status, GameStatus::Active);
+    assert!(!view.rated, "engine games are never rated");
+    let mut users: Vec<u64> = view.seats.iter().map(|s| s.user.0).collect();
+    users.sort_unstable();
+    assert_eq!(users, [1, 500]);
+    assert_eq!(env.svc.engine_level(view.id).await, Ok(Some(level(2))));
+    // A game between members has no engine.
+    let (other, _, _) = crate::common::start_two(&env.svc, "gomoku").await;
+    assert_eq!(env.svc.engine_level(other.id).await, Ok(None));
+    assert!(
+        env.svc
+            .engine_turn(other.id, engine().id)
+            .await
+            .expect("read")
+            .is_none()
+    );
+}
+
+#[tokio::test]
+async fn the_engine_moves_on_its_turn_and_a_stale_answer_is_refused() {
+    let mut env = Env::new().await;
+    let view = env
+        .svc
+        .challenge_engine(&at(alice()), &engine(), level(1), request(None, "gomoku"))
+        .await
+        .expect("started");
+    let alice_first = view.to_act().expect("someone acts").user == alice().id;
+    if alice_first {
+        assert!(
+            env.svc
+                .engine_turn(view.id, engine().id)
+                .await
+                .expect("read")
+                .is_none(),
+            "not the engine's turn"
+        );
+        env.svc
+            .play(&at(alice()), Some(view.id), act("H8", 15), None)
+            .await
+            .expect("Alice moves");
+    }
+    // After a restart the game is still owed a move.
+    env.restart().await;
+    assert_eq!(
+        env.svc.engine_games_to_move(engine().id).await,
+        Ok(vec![view.id])
+    );
+    let turn = env
+        .svc
+        .engine_turn(view.id, engine().id)
+        .await
+        .expect("read")
+        .expect("the engine's turn");
+    let action = turn.think().expect("a move");
+    assert!(turn.game.is_legal(action));
+    let played = env
+        .svc
+        .play_engine_move(&turn, &engine(), action)
+        .await
+        .expect("committed");
+    assert_eq!(played.view.ply, turn.ply + 1);
+    assert_eq!(played.view.to_act().expect("Alice's turn").user, alice().id);
+    assert_eq!(env.svc.engine_games_to_move(engine().id).await, Ok(vec![]));
+    // The same answer again is stale.
+    assert_eq!(
+        env.svc
+            .play_engine_move(&turn, &engine(), action)
+            .await
+            .map(|_| ()),
+        Err(ServiceError::NotYourTurn)
+    );
+}
+
+#[tokio::test]
+async fn engine_challenges_are_refused_for_bots_lobbies_and_too_many_games() {
+    let env = Env::new().await;
+    let svc = &env.svc;
+    let refused = |r: Result<gomoku_bot::service::GameView, ServiceError>| r.map(|v| v.id).err();
+    assert_eq!(
+        refused(
+            svc.challenge_engine(&at(robot()), &engine(), level(1), request(None, "gomoku"))
+                .await
+        ),
+        Some(ServiceError::ChallengeBot)
+    );
+    assert_eq!(
+        refused(
+            svc.challenge_engine(
+                &at(alice()),
+                &engine(),
+                level(1),
+                request(None, "gomoku players=3")
+            )
+            .await
+        ),
+        Some(ServiceError::OpponentInLobby)
+    );
+    for _ in 0..svc.config().max_open_games_per_pair {
+        svc.challenge_engine(&at(bob()), &engine(), level(1), request(None, "pente"))
+            .await
+            .expect("within the limit");
+    }
+    assert!(matches!(
+        refused(
+            svc.challenge_engine(&at(bob()), &engine(), level(1), request(None, "pente"))
+                .await
+        ),
+        Some(ServiceError::TooManyOpenGames { .. })
+    ));
+    // A member challenging the bot through an ordinary challenge is still refused.
+    assert_eq!(
+        svc.challenge(&at(alice()), request(Some(engine()), "gomoku"))
+            .await
+            .map(|c| c.id),
+        Err(ServiceError::ChallengeBot)
+    );
+}
+
+#[tokio::test]
+async fn the_computer_never_runs_out_of_time_but_its_opponent_does() {
+    let env = Env::new().await;
+    let mut req = request(None, "gomoku");
+    req.time = Some(TimeControl::DaysPerMove(1));
+    let view = env
+        .svc
+        .challenge_engine(&at(alice()), &engine(), level(1), req)
+        .await
+        .expect("started");
+    if view.to_act().expect("someone acts").user == alice().id {
+        env.svc
+            .play(&at(alice()), Some(view.id), act("H8", 15), None)
+            .await
+            .expect("Alice moves");
+    }
+    // The bot was down for a year with the computer to move: no reminder, no loss on time.
+    env.clock.advance(Duration::from_secs(365 * 86_400));
+    assert_eq!(env.svc.sweep_clocks().await, Ok(vec![]));
+    let turn = env
+        .svc
+        .engine_turn(view.id, engine().id)
+        .await
+        .expect("read")
+        .expect("still the computer's turn");
+    let action = turn.think().expect("a move");
+    env.svc
+        .play_engine_move(&turn, &engine(), action)
+        .await
+        .expect("committed");
+    // Alice's turn has a clock: past her deadline and her vacation, she loses on time.
+    env.clock.advance(Duration::from_secs(60 * 86_400));
+    let events = env.svc.sweep_clocks().await.expect("swept");
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, ClockEvent::TimedOut { .. })),
+        "{events:?}"
+    );
+    let after = env.svc.game(view.guild, view.id).await.expect("game");
+    match after.status {
+        GameStatus::Finished(r) => {
+            assert_eq!(
+                r.reason,
+                ResultReason::Timeout {
+                    seat: after
+                        .seats
+                        .iter()
+                        .find(|s| s.user == alice().id)
+                        .expect("Alice sits")
+                        .seat
+                }
+            );
+        }
+        other => panic!("still {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn the_computer_answers_no_take_backs_draws_or_rematches() {
+    let env = Env::new().await;
+    let view = env
+        .svc
+        .challenge_engine(&at(alice()), &engine(), level(1), request(None, "gomoku"))
+        .await
+        .expect("started");
+    assert!(view.against_computer);
+    if view.to_act().expect("someone acts").user == alice().id {
+        env.svc
+            .play(&at(alice()), Some(view.id), act("H8", 15), None)
+            .await
+            .expect("Alice moves");
+    }
+    let computer = Err(ServiceError::Offer(OfferError::AgainstComputer));
+    assert_eq!(
+        env.svc
+            .offer_undo(&at(alice()), Some(view.id))
+            .await
+            .map(|_| ()),
+        computer
+    );
+    assert_eq!(
+        env.svc
+            .offer_draw(&at(alice()), Some(view.id))
+            .await
+            .map(|_| ()),
+        computer
+    );
+    env.svc
+        .resign(&at(alice()), Some(view.id))
+        .await
+        .expect("resigned");
+    assert_eq!(
+        env.svc
+            .propose_rematch(&at(alice()), view.id)
+            .await
+            .map(|_| ()),
+        computer
+    );
+    // Between members, the same game would allow them.
+    let (other, a, _) = crate::common::start_two(&env.svc, "gomoku").await;
+    assert!(!other.against_computer);
+    assert!(env.svc.offer_draw(&a, Some(other.id)).await.is_ok());
+}
