@@ -7,7 +7,14 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::rules::{Action, Game, RuleSet};
+use crate::rules::{Action, Game, RuleSet, Status};
+
+pub mod arena;
+mod board;
+mod search;
+mod tt;
+
+pub use search::{Engine, Limits, SearchInfo, Source, Style, WIN};
 
 /// How strong the computer plays: 1 (a beginner who makes human mistakes) to 5 (the
 /// strongest the engine can be within its budget).
@@ -75,19 +82,42 @@ pub trait Player: Send {
     fn reset(&mut self) {}
 }
 
-/// The player for `rules` at `level`.
+/// The player for `rules` at `level`: the search engine for two players.
 pub fn player_for(rules: &RuleSet, level: Level) -> Box<dyn Player> {
-    let _ = (rules, level);
-    Box::new(FirstLegal)
+    if rules.players > 2 {
+        // TODO(merge): the lead switches this to `simple::SimplePlayer::new(rules)` (branch
+        // engbot), the real multiplayer player; this fallback only keeps seats legal meanwhile.
+        return Box::new(FallbackMultiplayer);
+    }
+    Box::new(Engine::new(level))
 }
 
-/// Placeholder until the search engine lands: the first legal action.
-// TODO(engine): replaced by the search engine (2 players) and the simple player (3-4).
-struct FirstLegal;
+/// A minimal player for 3-4 player games: wins on the spot when it can, otherwise plays the
+/// legal point nearest the last stone (or the centre).
+pub struct FallbackMultiplayer;
 
-impl Player for FirstLegal {
+impl Player for FallbackMultiplayer {
     fn choose(&mut self, game: &Game, _budget: Duration) -> Option<Action> {
-        game.legal_actions().into_iter().next()
+        let legal = game.legal_actions();
+        let me = game.to_move();
+        let mut scratch = game.clone();
+        for &a in &legal {
+            if let Ok(report) = scratch.apply(a) {
+                let won =
+                    matches!(report.status, Status::Won { winners, .. } if winners.contains(me));
+                scratch.undo();
+                if won {
+                    return Some(a);
+                }
+            }
+        }
+        let anchor = game
+            .last_stone()
+            .unwrap_or_else(|| crate::rules::Point::centre(game.size()));
+        legal.into_iter().min_by_key(|a| match a {
+            Action::Place(p) => p.distance(anchor),
+            _ => 0,
+        })
     }
 }
 
