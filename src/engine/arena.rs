@@ -146,10 +146,15 @@ impl ArenaResult {
         let p = self.score();
         let clamp = |x: f64| x.clamp(0.5 / n, 1.0 - 0.5 / n);
         let elo = |x: f64| -400.0 * (1.0 / clamp(x) - 1.0).log10();
-        let var = (f64::from(self.wins) * (1.0 - p).powi(2)
+        let mut var = (f64::from(self.wins) * (1.0 - p).powi(2)
             + f64::from(self.draws) * (0.5 - p).powi(2)
             + f64::from(self.losses) * p.powi(2))
             / n;
+        if self.draws == 0 && (self.wins == 0 || self.losses == 0) {
+            // A clean sweep has no spread of its own: use the binomial spread of the pulled-in score.
+            let pc = clamp(p);
+            var = pc * (1.0 - pc);
+        }
         let se = (var / n).sqrt();
         let (lo, hi) = (elo(p - 1.96 * se), elo(p + 1.96 * se));
         (elo(p), (hi - lo) / 2.0)

@@ -111,6 +111,14 @@ pub(crate) struct Board {
     cell_windows: Vec<([u32; MAX_WINDOWS_PER_CELL], u8)>,
     /// Stone counts of colours 1 and 2 in each window.
     counts: Vec<[u8; 2]>,
+    /// First cell and direction of each window.
+    window_start: Vec<(u16, i16)>,
+    /// Per cell and colour: the pattern gain of playing there (kept up to date per window).
+    gains: Vec<[i32; 2]>,
+    /// Per cell and colour: windows through it one stone short of a line.
+    short1: Vec<[u8; 2]>,
+    /// Per cell and colour: windows through it two stones short of a line.
+    short2: Vec<[u8; 2]>,
     /// Sum of the window values of each colour.
     pub(crate) pattern: [i32; 2],
     /// Windows one stone short of a line, by colour.
@@ -145,6 +153,7 @@ impl Board {
         }
         let mut cell_windows = vec![([0u32; MAX_WINDOWS_PER_CELL], 0u8); CELLS];
         let mut n_windows = 0u32;
+        let mut window_start = Vec::new();
         for &start in &on_board {
             let start = usize::from(start);
             for &d in &AXES {
@@ -158,6 +167,7 @@ impl Board {
                             *len += 1;
                         }
                     }
+                    window_start.push((start as u16, d as i16));
                     n_windows += 1;
                 }
             }
@@ -174,6 +184,10 @@ impl Board {
             points,
             cell_windows,
             counts: vec![[0, 0]; n_windows as usize],
+            window_start,
+            gains: vec![[0, 0]; CELLS],
+            short1: vec![[0, 0]; CELLS],
+            short2: vec![[0, 0]; CELLS],
             pattern: [0, 0],
             fours: [0, 0],
             values: window_values(line),
@@ -183,6 +197,15 @@ impl Board {
             undo: Vec::new(),
             removed: Vec::new(),
         };
+        let values = board.values;
+        for w in 0..board.counts.len() {
+            let (start, d) = board.window_start[w];
+            for k in 0..isize::from(line) {
+                let c = step(usize::from(start), d as isize * k);
+                board.gains[c][0] += values[1];
+                board.gains[c][1] += values[1];
+            }
+        }
         for (p, colour) in game.stones() {
             if colour == 1 || colour == 2 {
                 board.put(cell_of(p), colour);
@@ -262,6 +285,16 @@ impl Board {
         }
     }
 
+    /// What one more stone of colour index `k` adds to a window with these counts.
+    fn gain_in(&self, c: [u8; 2], k: usize) -> i32 {
+        if c[1 - k] > 0 {
+            0
+        } else {
+            let n = usize::from(c[k]).min(4);
+            self.values[n + 1] - self.values[n]
+        }
+    }
+
     fn update_windows(&mut self, i: usize, colour: u8, add: bool) {
         let ci = usize::from(colour - 1);
         let (list, len) = self.cell_windows[i];
@@ -274,6 +307,25 @@ impl Board {
                 after[ci] += 1;
             } else {
                 after[ci] = after[ci].saturating_sub(1);
+            }
+            let (start, d) = self.window_start[w];
+            let mut dg = [0i32; 2];
+            let mut d1 = [0i8; 2];
+            let mut d2 = [0i8; 2];
+            for k in 0..2 {
+                dg[k] = self.gain_in(after, k) - self.gain_in(before, k);
+                let s1 = |c: [u8; 2]| i8::from(c[k] == short && c[1 - k] == 0);
+                let s2 = |c: [u8; 2]| i8::from(c[k] + 1 == short && c[1 - k] == 0);
+                d1[k] = s1(after) - s1(before);
+                d2[k] = s2(after) - s2(before);
+            }
+            for t in 0..isize::from(self.line) {
+                let c = step(usize::from(start), d as isize * t);
+                for k in 0..2 {
+                    self.gains[c][k] += dg[k];
+                    self.short1[c][k] = self.short1[c][k].wrapping_add_signed(d1[k]);
+                    self.short2[c][k] = self.short2[c][k].wrapping_add_signed(d2[k]);
+                }
             }
             for k in 0..2 {
                 self.pattern[k] += self.window_value(after, k) - self.window_value(before, k);
@@ -396,39 +448,17 @@ impl Board {
 
     /// Whether some window through `i` holds a line-minus-one of `colour` and nothing else.
     pub(crate) fn line_threat_at(&self, i: usize, colour: u8) -> bool {
-        let ci = usize::from(colour - 1);
-        let short = self.line - 1;
-        let (list, len) = &self.cell_windows[i];
-        list[..usize::from(*len)].iter().any(|&w| {
-            let c = self.counts[w as usize];
-            c[ci] == short && c[1 - ci] == 0
-        })
+        self.short1[i][usize::from(colour - 1)] > 0
     }
 
     /// Whether `colour` playing at `i` leaves some window one stone short of a line.
     pub(crate) fn makes_four(&self, i: usize, colour: u8) -> bool {
-        let ci = usize::from(colour - 1);
-        let need = self.line - 2;
-        let (list, len) = &self.cell_windows[i];
-        list[..usize::from(*len)].iter().any(|&w| {
-            let c = self.counts[w as usize];
-            c[ci] == need && c[1 - ci] == 0
-        })
+        self.short2[i][usize::from(colour - 1)] > 0
     }
 
     /// Pattern gain of `colour` playing at `i`, counting its windows still free of the other colour.
     pub(crate) fn gain_at(&self, i: usize, colour: u8) -> i32 {
-        let ci = usize::from(colour - 1);
-        let (list, len) = &self.cell_windows[i];
-        let mut g = 0;
-        for &w in &list[..usize::from(*len)] {
-            let c = self.counts[w as usize];
-            if c[1 - ci] == 0 {
-                let k = usize::from(c[ci]).min(4);
-                g += self.values[k + 1] - self.values[k];
-            }
-        }
-        g
+        self.gains[i][usize::from(colour - 1)]
     }
 
     /// Capture chances on the board: for each colour, the empty points where it would capture now.
@@ -493,6 +523,11 @@ mod tests {
         assert_eq!((b.key(), b.pattern, b.fours), (key, pattern, fours));
         let fresh = Board::new(&b.game);
         assert_eq!(fresh.key(), b.key());
+        assert_eq!(fresh.gains, b.gains);
+        assert_eq!(
+            (fresh.short1.clone(), fresh.short2.clone()),
+            (b.short1.clone(), b.short2.clone())
+        );
     }
 
     #[test]

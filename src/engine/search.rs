@@ -440,6 +440,14 @@ impl Search<'_> {
         Some(forced)
     }
 
+    /// Whether nobody can win on the next move (no four, no capture win in reach, no pending
+    /// row), so a leaf can be scored without generating moves.
+    fn quiet(&self, me: u8) -> bool {
+        let b = &self.b;
+        let reach = |c: u8| b.capture_win > 0 && b.captured(c) + 6 >= b.capture_win;
+        b.fours == [0, 0] && !reach(me) && !reach(3 - me) && b.game.threatened_line().is_none()
+    }
+
     fn evaluate(&self, me: u8, tac: &Tactics, ply: i32) -> i32 {
         let opp = 3 - me;
         let b = &self.b;
@@ -487,6 +495,9 @@ impl Search<'_> {
                     _ => {}
                 }
             }
+        }
+        if depth <= 0 && self.quiet(me) {
+            return self.evaluate(me, &Tactics::default(), ply);
         }
         let (cands, tac) = self.generate(me);
         if cands.is_empty() {
