@@ -101,6 +101,9 @@ enum Command {
         /// Random stones near the centre before the engines take over.
         #[arg(long, default_value_t = 3)]
         opening_stones: usize,
+        /// Also print every game's moves.
+        #[arg(long)]
+        records: bool,
     },
     /// Prints a rule set in words.
     Rules {
@@ -193,6 +196,7 @@ fn main() -> ExitCode {
             budget_scale,
             seed,
             opening_stones,
+            records,
         } => {
             use gomoku_bot::engine::arena;
             let rules = match cli::rule_set(&rules, &set) {
@@ -216,6 +220,11 @@ fn main() -> ExitCode {
             match arena::run(&config) {
                 Ok(result) => {
                     println!("{result}");
+                    if records {
+                        for (k, a_seat, moves) in &result.records {
+                            println!("game {k} (A is seat {a_seat}): {moves}");
+                        }
+                    }
                     ExitCode::SUCCESS
                 }
                 Err(e) => usage_error(e),

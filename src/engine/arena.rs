@@ -124,6 +124,8 @@ pub struct ArenaResult {
     pub a_stats: SideStats,
     /// Side B's timing.
     pub b_stats: SideStats,
+    /// Each game's record (game number, A's seat, the moves), in game order.
+    pub records: Vec<(usize, u8, String)>,
 }
 
 impl ArenaResult {
@@ -157,7 +159,8 @@ impl ArenaResult {
         }
         let se = (var / n).sqrt();
         let (lo, hi) = (elo(p - 1.96 * se), elo(p + 1.96 * se));
-        (elo(p), (hi - lo) / 2.0)
+        // `+ 0.0` turns a negative zero into zero for printing.
+        (elo(p) + 0.0, (hi - lo) / 2.0)
     }
 
     /// The worst time / budget ratio of either side.
@@ -234,6 +237,7 @@ pub fn run(config: &ArenaConfig) -> Result<ArenaResult, ArenaError> {
     }
     let next = AtomicUsize::new(0);
     let total = Mutex::new((0u32, 0u32, 0u32, SideStats::default(), SideStats::default()));
+    let records = Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..config.threads.min(config.games) {
             s.spawn(|| {
@@ -242,7 +246,12 @@ pub fn run(config: &ArenaConfig) -> Result<ArenaResult, ArenaError> {
                     if k >= config.games {
                         break;
                     }
-                    let (outcome, a, b) = play_one(config, k);
+                    let (outcome, a, b, record) = play_one(config, k);
+                    records.lock().unwrap_or_else(|e| e.into_inner()).push((
+                        k,
+                        if k % 2 == 0 { 1 } else { 2 },
+                        record,
+                    ));
                     // A poisoned lock means another game thread panicked; keep counting anyway.
                     let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
                     match outcome {
@@ -258,6 +267,8 @@ pub fn run(config: &ArenaConfig) -> Result<ArenaResult, ArenaError> {
     });
     let (wins, draws, losses, a_stats, b_stats) =
         total.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut records = records.into_inner().unwrap_or_else(|e| e.into_inner());
+    records.sort();
     Ok(ArenaResult {
         rules: config.rules,
         a: config.a,
@@ -268,6 +279,7 @@ pub fn run(config: &ArenaConfig) -> Result<ArenaResult, ArenaError> {
         losses,
         a_stats,
         b_stats,
+        records,
     })
 }
 
@@ -298,7 +310,7 @@ fn opening(config: &ArenaConfig, pair: u64) -> Game {
 }
 
 /// Plays game `k`: side A holds seat 1 in even games and seat 2 in odd ones.
-fn play_one(config: &ArenaConfig, k: usize) -> (Outcome, SideStats, SideStats) {
+fn play_one(config: &ArenaConfig, k: usize) -> (Outcome, SideStats, SideStats, String) {
     let mut game = opening(config, (k / 2) as u64);
     let a_seat = if k % 2 == 0 { 1 } else { 2 };
     let seed = config.seed.wrapping_add(k as u64 * 7919);
@@ -328,7 +340,7 @@ fn play_one(config: &ArenaConfig, k: usize) -> (Outcome, SideStats, SideStats) {
             } else {
                 Outcome::Win
             };
-            return (outcome, stats[0], stats[1]);
+            return (outcome, stats[0], stats[1], record_text(&game));
         }
     }
     let outcome = match game.status() {
@@ -343,7 +355,15 @@ fn play_one(config: &ArenaConfig, k: usize) -> (Outcome, SideStats, SideStats) {
         }
         _ => Outcome::Draw,
     };
-    (outcome, stats[0], stats[1])
+    (outcome, stats[0], stats[1], record_text(&game))
+}
+
+fn record_text(game: &Game) -> String {
+    game.record()
+        .iter()
+        .map(Action::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]
@@ -361,6 +381,7 @@ mod tests {
             losses: l,
             a_stats: SideStats::default(),
             b_stats: SideStats::default(),
+            records: Vec::new(),
         }
     }
 

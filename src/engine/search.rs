@@ -19,7 +19,7 @@ pub const WIN: i32 = 1_000_000;
 const WIN_MIN: i32 = WIN - 10_000;
 const INF: i32 = WIN + 1;
 /// Nodes between two looks at the clock.
-const CLOCK_EVERY: u64 = 256;
+const CLOCK_EVERY: u64 = 128;
 /// Forced replies (blocks) searched past the nominal depth on one line.
 const EXTENSIONS: i32 = 6;
 
@@ -201,7 +201,7 @@ impl Engine {
             style: self.style,
             nodes: 0,
             node_limit: limits.nodes,
-            deadline: start + limits.time.mul_f64(0.9),
+            deadline: start + limits.time.mul_f64(0.85),
             stopped: false,
             vcf_failed: HashMap::new(),
         };
@@ -234,6 +234,68 @@ impl Engine {
             source,
         };
         action
+    }
+}
+
+impl Engine {
+    /// Every first move of a continuous-four (VCF) win for the side to move, searching up to
+    /// this level's VCF depth (at least 8 attacker moves), shortest wins first.
+    ///
+    /// Empty when there is none within `limits`, or when the game is not in normal play.
+    pub fn vcf_wins(&mut self, game: &Game, limits: Limits) -> Vec<Action> {
+        let start = Instant::now();
+        if game.is_over() || game.phase() != Phase::Playing {
+            return Vec::new();
+        }
+        let mut search = Search {
+            b: Board::new(game),
+            tt: &mut self.tt,
+            style: self.style,
+            nodes: 0,
+            node_limit: limits.nodes,
+            deadline: start + limits.time,
+            stopped: false,
+            vcf_failed: HashMap::new(),
+        };
+        let me = search.b.to_move();
+        let mut wins: Vec<(i32, Action)> = Vec::new();
+        if !search.win_cells(3 - me).is_empty() {
+            return Vec::new();
+        }
+        let max = self.style.vcf_depth.max(8);
+        for m in search.four_makers(me) {
+            let Some(p) = search.b.point(usize::from(m.cell)) else {
+                continue;
+            };
+            if search.b.apply(Action::Place(p)).is_err() {
+                continue;
+            }
+            let mut found = None;
+            for depth in 1..=max {
+                if search.vcf_defend(me, depth) {
+                    found = Some(depth);
+                    break;
+                }
+                if search.stopped {
+                    break;
+                }
+            }
+            search.b.undo();
+            if let Some(d) = found {
+                wins.push((d, Action::Place(p)));
+            }
+            if search.stopped {
+                break;
+            }
+        }
+        self.info = SearchInfo {
+            nodes: search.nodes,
+            elapsed: start.elapsed(),
+            source: Source::Vcf,
+            ..SearchInfo::default()
+        };
+        wins.sort_by_key(|w| w.0);
+        wins.into_iter().map(|w| w.1).collect()
     }
 }
 
