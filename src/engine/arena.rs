@@ -249,7 +249,7 @@ pub fn run(config: &ArenaConfig) -> Result<ArenaResult, ArenaError> {
                     let (outcome, a, b, record) = play_one(config, k);
                     records.lock().unwrap_or_else(|e| e.into_inner()).push((
                         k,
-                        if k % 2 == 0 { 1 } else { 2 },
+                        if k.is_multiple_of(2) { 1 } else { 2 },
                         record,
                     ));
                     // A poisoned lock means another game thread panicked; keep counting anyway.
@@ -312,7 +312,7 @@ fn opening(config: &ArenaConfig, pair: u64) -> Game {
 /// Plays game `k`: side A holds seat 1 in even games and seat 2 in odd ones.
 fn play_one(config: &ArenaConfig, k: usize) -> (Outcome, SideStats, SideStats, String) {
     let mut game = opening(config, (k / 2) as u64);
-    let a_seat = if k % 2 == 0 { 1 } else { 2 };
+    let a_seat = if k.is_multiple_of(2) { 1 } else { 2 };
     let seed = config.seed.wrapping_add(k as u64 * 7919);
     let mut engines = [
         Engine::seeded(config.a, seed),

@@ -62,7 +62,7 @@ pub(crate) struct Zobrist {
 
 impl Zobrist {
     fn new() -> Zobrist {
-        let mut s = 0x5EED_0F_601D_u64;
+        let mut s = 0x005E_ED0F_601D_u64;
         let stone = (0..CELLS)
             .map(|_| [splitmix(&mut s), splitmix(&mut s)])
             .collect();

@@ -36,6 +36,8 @@ pub struct Style {
     pub noise: i32,
     /// Chance (0..1) of answering from the move ordering alone, missing threats beyond one move.
     pub blunder: f64,
+    /// Best root moves checked for an opponent's continuous-four reply (0: no check).
+    pub safety: usize,
 }
 
 impl Style {
@@ -48,6 +50,7 @@ impl Style {
                 vcf_depth: 0,
                 noise: 150,
                 blunder: 0.35,
+                safety: 0,
             },
             2 => Style {
                 max_depth: 3,
@@ -55,6 +58,7 @@ impl Style {
                 vcf_depth: 3,
                 noise: 40,
                 blunder: 0.12,
+                safety: 0,
             },
             3 => Style {
                 max_depth: 5,
@@ -62,6 +66,7 @@ impl Style {
                 vcf_depth: 8,
                 noise: 8,
                 blunder: 0.0,
+                safety: 3,
             },
             4 => Style {
                 max_depth: 64,
@@ -69,6 +74,7 @@ impl Style {
                 vcf_depth: 12,
                 noise: 0,
                 blunder: 0.0,
+                safety: 6,
             },
             _ => Style {
                 max_depth: 64,
@@ -76,6 +82,7 @@ impl Style {
                 vcf_depth: 16,
                 noise: 0,
                 blunder: 0.0,
+                safety: 10,
             },
         }
     }
@@ -438,7 +445,7 @@ impl Search<'_> {
         }
         tac.my_wins.dedup();
         tac.opp_wins.dedup();
-        cands.sort_by(|a, b| b.score.cmp(&a.score));
+        cands.sort_by_key(|c| std::cmp::Reverse(c.score));
         (cands, tac)
     }
 
@@ -734,7 +741,7 @@ impl Search<'_> {
                 break;
             }
             completed = depth;
-            results.sort_by(|a, b| b.1.cmp(&a.1));
+            results.sort_by_key(|r| std::cmp::Reverse(r.1));
             best = results.first().copied();
             scored = results.clone();
             // The next iteration searches the best moves first.
@@ -765,7 +772,42 @@ impl Search<'_> {
                 score = pick.1;
             }
         }
+        if self.style.safety > 0 && score.abs() < WIN_MIN {
+            (cell, score) = self.avoid_opponent_vcf(me, (cell, score), &scored);
+        }
         (point(&self.b, cell), score, completed, Source::Search)
+    }
+
+    /// The first of the best root moves after which the opponent has no continuous-four win;
+    /// the chosen move itself when every one checked loses that way or time runs out.
+    fn avoid_opponent_vcf(
+        &mut self,
+        me: u8,
+        chosen: (u16, i32),
+        scored: &[(u16, i32)],
+    ) -> (u16, i32) {
+        let candidates: Vec<(u16, i32)> = std::iter::once(chosen)
+            .chain(scored.iter().copied().filter(|c| c.0 != chosen.0))
+            .take(self.style.safety)
+            .collect();
+        for (cell, score) in candidates {
+            let Some(p) = self.b.point(usize::from(cell)) else {
+                continue;
+            };
+            if self.b.apply(Action::Place(p)).is_err() {
+                continue;
+            }
+            let refuted = self.vcf_root(3 - me, self.style.vcf_depth).is_some();
+            self.b.undo();
+            if self.stopped {
+                break;
+            }
+            if !refuted {
+                return (cell, score);
+            }
+        }
+        self.stopped = false;
+        chosen
     }
 
     /// Cells where `colour` makes a row one short of a line (a four).
@@ -783,7 +825,7 @@ impl Search<'_> {
                 score: b.gain_at(i, colour),
             })
             .collect();
-        v.sort_by(|a, b| b.score.cmp(&a.score));
+        v.sort_by_key(|c| std::cmp::Reverse(c.score));
         v
     }
 
