@@ -549,4 +549,38 @@ mod tests {
             "six in a row does not win in standard gomoku"
         );
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 48, ..Default::default() })]
+
+        /// Whatever is played and taken back, the incremental tables equal a fresh build.
+        #[test]
+        fn incremental_tables_match_a_fresh_board(
+            spec in proptest::sample::select(&["gomoku", "pente", "keryo self_capture=capture", "gomoku size=9 line=4", "pente extra_time_capture=on"][..]),
+            choices in proptest::collection::vec(proptest::prelude::any::<u16>(), 0..80),
+            undo_every in 2usize..6,
+        ) {
+            let rules = RuleSet::from_spec(spec).expect("spec");
+            let mut b = Board::new(&Game::new(rules));
+            for (k, &c) in choices.iter().enumerate() {
+                let legal = b.game.legal_actions();
+                if legal.is_empty() {
+                    break;
+                }
+                b.apply(legal[usize::from(c) % legal.len()]).expect("legal");
+                if k % undo_every == 0 {
+                    b.undo();
+                }
+            }
+            let fresh = Board::new(&b.game);
+            proptest::prop_assert_eq!(fresh.key(), b.key());
+            proptest::prop_assert_eq!(fresh.pattern, b.pattern);
+            proptest::prop_assert_eq!(fresh.fours, b.fours);
+            proptest::prop_assert_eq!(&fresh.gains, &b.gains);
+            proptest::prop_assert_eq!(&fresh.short1, &b.short1);
+            proptest::prop_assert_eq!(&fresh.short2, &b.short2);
+            proptest::prop_assert_eq!(&fresh.near, &b.near);
+            proptest::prop_assert_eq!(&fresh.cells[..], &b.cells[..]);
+        }
+    }
 }
