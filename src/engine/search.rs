@@ -773,7 +773,8 @@ impl Search<'_> {
             }
         }
         if self.style.safety > 0 && score.abs() < WIN_MIN {
-            (cell, score) = self.avoid_opponent_vcf(me, (cell, score), &scored);
+            let rest: Vec<(u16, i32)> = cands.iter().map(|c| (c.cell, score)).collect();
+            (cell, score) = self.avoid_opponent_vcf(me, (cell, score), &scored, &rest);
         }
         (point(&self.b, cell), score, completed, Source::Search)
     }
@@ -785,11 +786,22 @@ impl Search<'_> {
         me: u8,
         chosen: (u16, i32),
         scored: &[(u16, i32)],
+        rest: &[(u16, i32)],
     ) -> (u16, i32) {
-        let candidates: Vec<(u16, i32)> = std::iter::once(chosen)
+        // The strongest levels look past their short list when every move on it loses to
+        // continuous fours: the defence is often a quiet point the search ranked low.
+        let wide = self.style.safety >= 6;
+        let mut candidates: Vec<(u16, i32)> = std::iter::once(chosen)
             .chain(scored.iter().copied().filter(|c| c.0 != chosen.0))
             .take(self.style.safety)
             .collect();
+        if wide {
+            for &c in scored.iter().chain(rest) {
+                if !candidates.iter().any(|k| k.0 == c.0) {
+                    candidates.push(c);
+                }
+            }
+        }
         for (cell, score) in candidates {
             let Some(p) = self.b.point(usize::from(cell)) else {
                 continue;
