@@ -76,6 +76,8 @@ pub struct SideStats {
     pub worst_ratio: f64,
     /// Nodes searched.
     pub nodes: u64,
+    /// Moves decided by the main search, and the sum of their completed depths.
+    pub searched: (u64, u64),
 }
 
 impl SideStats {
@@ -85,6 +87,8 @@ impl SideStats {
         self.max = self.max.max(other.max);
         self.worst_ratio = self.worst_ratio.max(other.worst_ratio);
         self.nodes += other.nodes;
+        self.searched.0 += other.searched.0;
+        self.searched.1 += other.searched.1;
     }
 
     /// Average thinking time per move.
@@ -93,6 +97,15 @@ impl SideStats {
             Duration::ZERO
         } else {
             self.total / self.moves as u32
+        }
+    }
+
+    /// Average completed depth of the moves the main search decided.
+    pub fn average_depth(&self) -> f64 {
+        if self.searched.0 == 0 {
+            0.0
+        } else {
+            self.searched.1 as f64 / self.searched.0 as f64
         }
     }
 
@@ -193,12 +206,13 @@ impl fmt::Display for ArenaResult {
         for (name, level, s) in [("A", self.a, &self.a_stats), ("B", self.b, &self.b_stats)] {
             writeln!(
                 f,
-                "{name} (level {level}, budget {} ms): {} moves, avg {:.1} ms, max {:.1} ms, {:.0} nodes/s",
+                "{name} (level {level}, budget {} ms): {} moves, avg {:.1} ms, max {:.1} ms, {:.0} nodes/s, avg depth {:.1}",
                 (level.budget().as_secs_f64() * self.budget_scale * 1000.0).round(),
                 s.moves,
                 s.average().as_secs_f64() * 1000.0,
                 s.max.as_secs_f64() * 1000.0,
-                s.nodes_per_second()
+                s.nodes_per_second(),
+                s.average_depth()
             )?;
         }
         write!(
@@ -331,7 +345,12 @@ fn play_one(config: &ArenaConfig, k: usize) -> (Outcome, SideStats, SideStats, S
         s.total += took;
         s.max = s.max.max(took);
         s.worst_ratio = s.worst_ratio.max(took.as_secs_f64() / budget.as_secs_f64());
-        s.nodes += engines[side].last_info().nodes;
+        let info = engines[side].last_info();
+        s.nodes += info.nodes;
+        if info.source == super::Source::Search {
+            s.searched.0 += 1;
+            s.searched.1 += info.depth.max(0) as u64;
+        }
         let applied = action.is_some_and(|a| game.apply(a).is_ok());
         if !applied {
             // An engine that cannot move in an open game forfeits it (never seen; counted).

@@ -69,9 +69,9 @@ impl Style {
                 safety: 3,
             },
             4 => Style {
-                max_depth: 64,
-                width: 14,
-                vcf_depth: 12,
+                max_depth: 8,
+                width: 12,
+                vcf_depth: 10,
                 noise: 0,
                 blunder: 0.0,
                 safety: 6,
@@ -788,9 +788,9 @@ impl Search<'_> {
         scored: &[(u16, i32)],
         rest: &[(u16, i32)],
     ) -> (u16, i32) {
-        // The strongest levels look past their short list when every move on it loses to
+        // The strongest level looks past their short list when every move on it loses to
         // continuous fours: the defence is often a quiet point the search ranked low.
-        let wide = self.style.safety >= 6;
+        let wide = self.style.safety >= 10;
         let mut candidates: Vec<(u16, i32)> = std::iter::once(chosen)
             .chain(scored.iter().copied().filter(|c| c.0 != chosen.0))
             .take(self.style.safety)
