@@ -124,11 +124,11 @@ fn the_suite_is_large_varied_and_every_answer_does_what_its_category_says() {
 /// Node caps standing in for each level's budget in tests.
 fn nodes_for(level: u8) -> u64 {
     match level {
-        1 => 3_000,
-        2 => 6_000,
-        3 => 15_000,
-        4 => 30_000,
-        _ => 60_000,
+        1 => 2_000,
+        2 => 4_000,
+        3 => 10_000,
+        4 => 20_000,
+        _ => 40_000,
     }
 }
 
