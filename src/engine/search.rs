@@ -78,7 +78,7 @@ impl Style {
             },
             _ => Style {
                 max_depth: 64,
-                width: 16,
+                width: 12,
                 vcf_depth: 16,
                 noise: 0,
                 blunder: 0.0,
@@ -695,7 +695,7 @@ impl Search<'_> {
                 return (point(&self.b, c), WIN - 2, 0, Source::Vcf);
             }
         }
-        let soft = start + budget.mul_f64(0.45);
+        let soft = start + budget.mul_f64(0.5);
         let mut best: Option<(u16, i32)> = None;
         let mut scored: Vec<(u16, i32)> = Vec::new();
         let mut completed = 0;
