@@ -202,6 +202,10 @@ impl Engine {
         if game.is_over() {
             return None;
         }
+        if game.rules().players != 2 {
+            // The search knows two colours only; a seat of a larger game still gets a legal move.
+            return super::FallbackMultiplayer.choose(game, limits.time);
+        }
         let mut search = Search {
             b: Board::new(game),
             tt: &mut self.tt,
@@ -251,7 +255,7 @@ impl Engine {
     /// Empty when there is none within `limits`, or when the game is not in normal play.
     pub fn vcf_wins(&mut self, game: &Game, limits: Limits) -> Vec<Action> {
         let start = Instant::now();
-        if game.is_over() || game.phase() != Phase::Playing {
+        if game.is_over() || game.phase() != Phase::Playing || game.rules().players != 2 {
             return Vec::new();
         }
         let mut search = Search {
@@ -1127,6 +1131,26 @@ mod tests {
         );
         assert!(a.is_some());
         assert!(e.last_info().score > WIN_MIN, "{:?}", e.last_info());
+    }
+
+    #[test]
+    fn a_multiplayer_game_still_gets_a_legal_move() {
+        let g = game("pente players=3", "K10 L10 M10 A1");
+        let a = pick(5, &g, 1_000);
+        assert!(g.is_legal(a), "{a}");
+        let mut e = Engine::seeded(Level::MAX, 1);
+        assert!(
+            e.vcf_wins(&g, Limits::time(Duration::from_secs(1)))
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn the_chooser_takes_the_colour_that_is_ahead() {
+        // Colour 1 has two joined stones in the centre and moves next; colour 2 sits in a corner.
+        let g = game("gomoku opening=swap", "H8 A1 J8 A2");
+        assert_eq!(pick(3, &g, 20_000), Action::Take(1));
+        assert_eq!(pick(5, &g, 20_000), Action::Take(1));
     }
 
     #[test]
