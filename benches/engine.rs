@@ -28,20 +28,29 @@ fn bench_search(c: &mut Criterion) {
     let positions = [
         (
             "gomoku 15x15 middle game",
-            position(
-                "gomoku",
-                "H8 J9 G9 J7 J8 G8 K9 H10 K7 L6 K8 K10 L8 M8 H9 G10",
-            ),
+            position("gomoku", "D8 F12 J8 H12 F8 H8 E9 G12 E12 H11 D10 G7"),
         ),
         (
             "pente 19x19 middle game",
-            position(
-                "pente",
-                "K10 L11 N10 M12 L9 N13 O14 M11 M10 L10 O10 P10 J11 K12 N11 J12",
-            ),
+            position("pente", "K10 M14 L13 K14 L14 L15 N13 L12 K16 N12 M12 O14"),
         ),
     ];
     for (name, game) in positions {
+        // The position must be quiet enough that the search runs to its node cap; a forced
+        // answer would measure nothing.
+        let mut probe = Engine::seeded(Level::MAX, 1);
+        probe.choose_with(
+            &game,
+            Limits {
+                time: Duration::from_secs(60),
+                nodes: NODES,
+            },
+        );
+        assert!(
+            probe.last_info().nodes >= NODES,
+            "{name}: only {} nodes",
+            probe.last_info().nodes
+        );
         group.bench_function(name, |b| {
             b.iter(|| {
                 let mut engine = Engine::seeded(Level::MAX, 1);
