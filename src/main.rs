@@ -84,6 +84,39 @@ enum Command {
         #[arg(long, default_value = "3")]
         level: String,
     },
+    /// Plays engine levels against each other and prints the score, Elo and move times.
+    Arena {
+        /// The preset: gomoku, gomoku-standard, pente or keryo.
+        #[arg(long)]
+        rules: String,
+        /// An option as key=value (repeatable), e.g. --set size=13.
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
+        /// Side A, as level=N.
+        #[arg(long, value_name = "level=N")]
+        a: String,
+        /// Side B, as level=N.
+        #[arg(long, value_name = "level=N")]
+        b: String,
+        /// Games to play (colours alternate).
+        #[arg(long, default_value_t = 20)]
+        games: usize,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Multiplies every level's time budget (1 = the real budgets).
+        #[arg(long, default_value_t = 1.0)]
+        budget_scale: f64,
+        /// Seed of the openings and the engines' choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Random stones near the centre before the engines take over.
+        #[arg(long, default_value_t = 3)]
+        opening_stones: usize,
+        /// Also print every game's moves.
+        #[arg(long)]
+        records: bool,
+    },
     /// Prints a rule set in words.
     Rules {
         /// The preset (default: pente).
@@ -166,6 +199,50 @@ fn main() -> ExitCode {
             replay,
         }),
         Command::Pbrain { rules, set, level } => pbrain_command(&rules, set, &level),
+        Command::Arena {
+            rules,
+            set,
+            a,
+            b,
+            games,
+            threads,
+            budget_scale,
+            seed,
+            opening_stones,
+            records,
+        } => {
+            use gomoku_bot::engine::arena;
+            let rules = match cli::rule_set(&rules, &set) {
+                Ok(r) => r,
+                Err(e) => return usage_error(e),
+            };
+            let (a, b) = match (arena::parse_side(&a), arena::parse_side(&b)) {
+                (Ok(a), Ok(b)) => (a, b),
+                (Err(e), _) | (_, Err(e)) => return usage_error(e),
+            };
+            let config = arena::ArenaConfig {
+                rules,
+                a,
+                b,
+                games,
+                threads,
+                budget_scale,
+                seed,
+                opening_stones,
+            };
+            match arena::run(&config) {
+                Ok(result) => {
+                    println!("{result}");
+                    if records {
+                        for (k, a_seat, moves) in &result.records {
+                            println!("game {k} (A is seat {a_seat}): {moves}");
+                        }
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => usage_error(e),
+            }
+        }
         Command::Rules { preset, set } => {
             match cli::rule_set(preset.as_deref().unwrap_or("pente"), &set) {
                 Ok(r) => {

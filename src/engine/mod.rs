@@ -12,6 +12,13 @@ use std::time::Duration;
 
 use crate::rules::{Action, Game, RuleSet};
 
+pub mod arena;
+mod board;
+mod search;
+mod tt;
+
+pub use search::{Engine, Limits, SearchInfo, Source, Style, WIN};
+
 pub use simple::SimplePlayer;
 
 /// How strong the computer plays: 1 (a beginner who makes human mistakes) to 5 (the
@@ -80,23 +87,13 @@ pub trait Player: Send {
     fn reset(&mut self) {}
 }
 
-/// The player for `rules` at `level`: the simple player for 3-4 players.
+/// The player for `rules` at `level`: the search engine for two players, the simple player
+/// (which knows nothing of levels) for 3-4.
 pub fn player_for(rules: &RuleSet, level: Level) -> Box<dyn Player> {
-    let _ = level;
     if rules.players > 2 {
         return Box::new(SimplePlayer::new());
     }
-    Box::new(FirstLegal)
-}
-
-/// Placeholder until the search engine lands: the first legal action.
-// TODO(engine): replaced by the search engine (2 players) and the simple player (3-4).
-struct FirstLegal;
-
-impl Player for FirstLegal {
-    fn choose(&mut self, game: &Game, _budget: Duration) -> Option<Action> {
-        game.legal_actions().into_iter().next()
-    }
+    Box::new(Engine::new(level))
 }
 
 #[cfg(test)]

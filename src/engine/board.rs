@@ -1,0 +1,586 @@
+//! The engine's own view of a two-player position, kept in step with a rules-core [`Game`]:
+//! stones on a padded array, every line window with its stone counts and running pattern
+//! scores, a Zobrist hash, and how many stones stand near each point.
+//!
+//! The rules core stays the authority on what a move does (captures, self-captures, wins,
+//! extra time): [`Board::apply`] plays through [`Game::apply`] and mirrors its report, so the
+//! engine never has to re-implement a rule to stay correct, only to look ahead quickly.
+
+use crate::rules::{Action, Captures, Game, MoveReport, PlayError, Point};
+
+/// Distance between vertically adjacent cells: the largest board plus a border on each side.
+pub(crate) const STRIDE: usize = 21;
+/// Cells of the padded array.
+pub(crate) const CELLS: usize = STRIDE * STRIDE;
+/// An empty point.
+pub(crate) const EMPTY: u8 = 0;
+/// A cell of the border (or beyond a smaller board's edge).
+pub(crate) const WALL: u8 = 3;
+/// The 4 axes, one direction of each.
+pub(crate) const AXES: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, STRIDE as isize - 1];
+/// The 8 directions.
+pub(crate) const DIRS: [isize; 8] = [
+    1,
+    -1,
+    STRIDE as isize,
+    -(STRIDE as isize),
+    STRIDE as isize + 1,
+    -(STRIDE as isize + 1),
+    STRIDE as isize - 1,
+    -(STRIDE as isize - 1),
+];
+/// Most windows a point belongs to: 4 axes times a line of at most 5.
+const MAX_WINDOWS_PER_CELL: usize = 20;
+
+/// The padded index of a point.
+pub(crate) fn cell_of(p: Point) -> usize {
+    (usize::from(p.row()) + 1) * STRIDE + usize::from(p.col()) + 1
+}
+
+/// Steps from a cell; only used from cells whose neighbours lie inside the padded array.
+pub(crate) fn step(i: usize, d: isize) -> usize {
+    i.wrapping_add_signed(d)
+}
+
+/// splitmix64: fills the Zobrist table from a fixed seed, so hashes are the same in every run.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Zobrist keys: one per (cell, colour), plus the side to move, captures and extra time.
+#[derive(Clone)]
+pub(crate) struct Zobrist {
+    stone: Vec<[u64; 2]>,
+    side: u64,
+    captures: [u64; 2],
+    pending: u64,
+}
+
+impl Zobrist {
+    fn new() -> Zobrist {
+        let mut s = 0x005E_ED0F_601D_u64;
+        let stone = (0..CELLS)
+            .map(|_| [splitmix(&mut s), splitmix(&mut s)])
+            .collect();
+        Zobrist {
+            stone,
+            side: splitmix(&mut s),
+            captures: [splitmix(&mut s) | 1, splitmix(&mut s) | 1],
+            pending: splitmix(&mut s),
+        }
+    }
+}
+
+/// Pattern weight of a window by how many stones of one colour it holds (none of the other).
+///
+/// A window one stone short of a line is a four (it wins next move); overlapping windows make
+/// an open three (two or three windows two short) worth far more than a closed one (one window).
+fn window_values(line: u8) -> [i32; 6] {
+    if line == 4 {
+        [0, 2, 30, 900, 20_000, 20_000]
+    } else {
+        [0, 1, 8, 60, 900, 20_000]
+    }
+}
+
+/// What one applied action changed on the board, to take it back.
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    placed: Option<(u16, u8)>,
+    removed_from: u32,
+}
+
+/// The engine's board: see the module documentation.
+#[derive(Clone)]
+pub(crate) struct Board {
+    pub(crate) game: Game,
+    pub(crate) size: u8,
+    pub(crate) line: u8,
+    overline_wins: bool,
+    pub(crate) captures: Captures,
+    pub(crate) capture_win: u16,
+    pub(crate) cells: [u8; CELLS],
+    /// On-board cells, bottom row first.
+    pub(crate) on_board: Vec<u16>,
+    /// The point of each on-board cell.
+    points: Vec<Option<Point>>,
+    cell_windows: Vec<([u32; MAX_WINDOWS_PER_CELL], u8)>,
+    /// Stone counts of colours 1 and 2 in each window.
+    counts: Vec<[u8; 2]>,
+    /// First cell and direction of each window.
+    window_start: Vec<(u16, i16)>,
+    /// Per cell and colour: the pattern gain of playing there (kept up to date per window).
+    gains: Vec<[i32; 2]>,
+    /// Per cell and colour: windows through it one stone short of a line.
+    short1: Vec<[u8; 2]>,
+    /// Per cell and colour: windows through it two stones short of a line.
+    short2: Vec<[u8; 2]>,
+    /// Sum of the window values of each colour.
+    pub(crate) pattern: [i32; 2],
+    /// Windows one stone short of a line, by colour.
+    pub(crate) fours: [u32; 2],
+    values: [i32; 6],
+    /// Stones within two points (Chebyshev) of each cell.
+    pub(crate) near: Vec<u8>,
+    hash: u64,
+    zobrist: Zobrist,
+    undo: Vec<Undo>,
+    removed: Vec<(u16, u8)>,
+}
+
+impl Board {
+    /// The board of a two-player game (colours 1 and 2).
+    pub(crate) fn new(game: &Game) -> Board {
+        let rules = *game.rules();
+        let size = rules.size;
+        let line = rules.line.clamp(4, 5);
+        let mut cells = [WALL; CELLS];
+        let mut on_board = Vec::with_capacity(usize::from(size) * usize::from(size));
+        let mut points = vec![None; CELLS];
+        for row in 0..size {
+            for col in 0..size {
+                if let Ok(p) = Point::new(col, row, size) {
+                    let i = cell_of(p);
+                    cells[i] = EMPTY;
+                    on_board.push(i as u16);
+                    points[i] = Some(p);
+                }
+            }
+        }
+        let mut cell_windows = vec![([0u32; MAX_WINDOWS_PER_CELL], 0u8); CELLS];
+        let mut n_windows = 0u32;
+        let mut window_start = Vec::new();
+        for &start in &on_board {
+            let start = usize::from(start);
+            for &d in &AXES {
+                let cells_of: Vec<usize> =
+                    (0..isize::from(line)).map(|k| step(start, d * k)).collect();
+                if cells_of.iter().all(|&c| c < CELLS && cells[c] == EMPTY) {
+                    for &c in &cells_of {
+                        let (list, len) = &mut cell_windows[c];
+                        if usize::from(*len) < MAX_WINDOWS_PER_CELL {
+                            list[usize::from(*len)] = n_windows;
+                            *len += 1;
+                        }
+                    }
+                    window_start.push((start as u16, d as i16));
+                    n_windows += 1;
+                }
+            }
+        }
+        let mut board = Board {
+            game: Game::new(rules),
+            size,
+            line,
+            overline_wins: rules.overline_wins,
+            captures: rules.captures,
+            capture_win: rules.capture_win,
+            cells,
+            on_board,
+            points,
+            cell_windows,
+            counts: vec![[0, 0]; n_windows as usize],
+            window_start,
+            gains: vec![[0, 0]; CELLS],
+            short1: vec![[0, 0]; CELLS],
+            short2: vec![[0, 0]; CELLS],
+            pattern: [0, 0],
+            fours: [0, 0],
+            values: window_values(line),
+            near: vec![0; CELLS],
+            hash: 0,
+            zobrist: Zobrist::new(),
+            undo: Vec::new(),
+            removed: Vec::new(),
+        };
+        let values = board.values;
+        for w in 0..board.counts.len() {
+            let (start, d) = board.window_start[w];
+            for k in 0..isize::from(line) {
+                let c = step(usize::from(start), d as isize * k);
+                board.gains[c][0] += values[1];
+                board.gains[c][1] += values[1];
+            }
+        }
+        for (p, colour) in game.stones() {
+            if colour == 1 || colour == 2 {
+                board.put(cell_of(p), colour);
+            }
+        }
+        board.game = game.clone();
+        board
+    }
+
+    /// The point of an on-board cell.
+    pub(crate) fn point(&self, i: usize) -> Option<Point> {
+        self.points.get(i).copied().flatten()
+    }
+
+    /// The colour to move (1 or 2).
+    pub(crate) fn to_move(&self) -> u8 {
+        self.game.to_move()
+    }
+
+    /// Stones captured by a colour.
+    pub(crate) fn captured(&self, colour: u8) -> u16 {
+        self.game.captured()[usize::from(colour - 1)]
+    }
+
+    /// The hash of the whole position: stones, side to move, captures, a pending extra-time row.
+    pub(crate) fn key(&self) -> u64 {
+        let caps = self.game.captured();
+        let mut k = self.hash
+            ^ u64::from(caps[0]).wrapping_mul(self.zobrist.captures[0])
+            ^ u64::from(caps[1])
+                .wrapping_mul(self.zobrist.captures[1])
+                .rotate_left(17);
+        if self.game.to_move() == 2 {
+            k ^= self.zobrist.side;
+        }
+        if self.game.threatened_line().is_some() {
+            k ^= self.zobrist.pending;
+        }
+        k
+    }
+
+    fn put(&mut self, i: usize, colour: u8) {
+        self.cells[i] = colour;
+        self.hash ^= self.zobrist.stone[i][usize::from(colour - 1)];
+        self.update_windows(i, colour, true);
+        self.update_near(i, true);
+    }
+
+    fn clear(&mut self, i: usize) {
+        let colour = self.cells[i];
+        self.cells[i] = EMPTY;
+        self.hash ^= self.zobrist.stone[i][usize::from(colour - 1)];
+        self.update_windows(i, colour, false);
+        self.update_near(i, false);
+    }
+
+    fn update_near(&mut self, i: usize, add: bool) {
+        let row = i / STRIDE;
+        let col = i % STRIDE;
+        for r in row.saturating_sub(2)..=(row + 2).min(STRIDE - 1) {
+            for c in col.saturating_sub(2)..=(col + 2).min(STRIDE - 1) {
+                let n = &mut self.near[r * STRIDE + c];
+                *n = if add {
+                    n.saturating_add(1)
+                } else {
+                    n.saturating_sub(1)
+                };
+            }
+        }
+    }
+
+    fn window_value(&self, c: [u8; 2], colour: usize) -> i32 {
+        if c[1 - colour] > 0 {
+            0
+        } else {
+            self.values[usize::from(c[colour]).min(5)]
+        }
+    }
+
+    /// What one more stone of colour index `k` adds to a window with these counts.
+    fn gain_in(&self, c: [u8; 2], k: usize) -> i32 {
+        if c[1 - k] > 0 {
+            0
+        } else {
+            let n = usize::from(c[k]).min(4);
+            self.values[n + 1] - self.values[n]
+        }
+    }
+
+    fn update_windows(&mut self, i: usize, colour: u8, add: bool) {
+        let ci = usize::from(colour - 1);
+        let (list, len) = self.cell_windows[i];
+        let short = self.line - 1;
+        for &w in &list[..usize::from(len)] {
+            let w = w as usize;
+            let before = self.counts[w];
+            let mut after = before;
+            if add {
+                after[ci] += 1;
+            } else {
+                after[ci] = after[ci].saturating_sub(1);
+            }
+            let (start, d) = self.window_start[w];
+            let mut dg = [0i32; 2];
+            let mut d1 = [0i8; 2];
+            let mut d2 = [0i8; 2];
+            for k in 0..2 {
+                dg[k] = self.gain_in(after, k) - self.gain_in(before, k);
+                let s1 = |c: [u8; 2]| i8::from(c[k] == short && c[1 - k] == 0);
+                let s2 = |c: [u8; 2]| i8::from(c[k] + 1 == short && c[1 - k] == 0);
+                d1[k] = s1(after) - s1(before);
+                d2[k] = s2(after) - s2(before);
+            }
+            for t in 0..isize::from(self.line) {
+                let c = step(usize::from(start), d as isize * t);
+                for k in 0..2 {
+                    self.gains[c][k] += dg[k];
+                    self.short1[c][k] = self.short1[c][k].wrapping_add_signed(d1[k]);
+                    self.short2[c][k] = self.short2[c][k].wrapping_add_signed(d2[k]);
+                }
+            }
+            for k in 0..2 {
+                self.pattern[k] += self.window_value(after, k) - self.window_value(before, k);
+                let was = before[k] == short && before[1 - k] == 0;
+                let is = after[k] == short && after[1 - k] == 0;
+                if was != is {
+                    if is {
+                        self.fours[k] += 1;
+                    } else {
+                        self.fours[k] = self.fours[k].saturating_sub(1);
+                    }
+                }
+            }
+            self.counts[w] = after;
+        }
+    }
+
+    /// Applies an action through the rules core and mirrors what it did.
+    ///
+    /// # Errors
+    /// The rules core's refusal; nothing changes then.
+    pub(crate) fn apply(&mut self, action: Action) -> Result<MoveReport, PlayError> {
+        let report = self.game.apply(action)?;
+        let removed_from = self.removed.len() as u32;
+        let mut placed = None;
+        if let (Action::Place(p), Some(colour)) = (action, report.colour)
+            && (colour == 1 || colour == 2)
+        {
+            let i = cell_of(p);
+            self.put(i, colour);
+            placed = Some((i as u16, colour));
+        }
+        for r in &report.removed {
+            let i = cell_of(r.point);
+            if self.cells[i] == 1 || self.cells[i] == 2 {
+                self.removed.push((i as u16, self.cells[i]));
+                self.clear(i);
+            }
+        }
+        self.undo.push(Undo {
+            placed,
+            removed_from,
+        });
+        Ok(report)
+    }
+
+    /// Takes back the last action applied through [`Board::apply`].
+    pub(crate) fn undo(&mut self) {
+        let Some(u) = self.undo.pop() else {
+            return;
+        };
+        self.game.undo();
+        while self.removed.len() > u.removed_from as usize {
+            if let Some((i, colour)) = self.removed.pop() {
+                self.put(usize::from(i), colour);
+            }
+        }
+        if let Some((i, _)) = u.placed {
+            self.clear(usize::from(i));
+        }
+    }
+
+    /// Stones a stone of `colour` at the empty cell `i` would capture (pairs, or triples too).
+    pub(crate) fn captures_at(&self, i: usize, colour: u8) -> u32 {
+        if self.captures == Captures::None {
+            return 0;
+        }
+        let other = 3 - colour;
+        let triples = self.captures == Captures::PairsAndTriples;
+        let mut n = 0;
+        for &d in &DIRS {
+            // Each cell is read only after the one before it proved to be a stone, so every
+            // index stays within the board or its one-cell border.
+            let a = step(i, d);
+            if self.cells[a] != other {
+                continue;
+            }
+            let b = step(a, d);
+            if self.cells[b] != other {
+                continue;
+            }
+            let e = step(b, d);
+            if self.cells[e] == colour {
+                n += 2;
+            } else if triples && self.cells[e] == other && self.cells[step(e, d)] == colour {
+                n += 3;
+            }
+        }
+        n
+    }
+
+    /// Whether the stones of `colour` at the empty cell `i` would make a winning row.
+    pub(crate) fn makes_line(&self, i: usize, colour: u8) -> bool {
+        let line = usize::from(self.line);
+        AXES.iter().any(|&d| {
+            let len = 1 + self.run(i, d, colour) + self.run(i, -d, colour);
+            len == line || (len > line && self.overline_wins)
+        })
+    }
+
+    fn run(&self, i: usize, d: isize, colour: u8) -> usize {
+        let mut n = 0;
+        let mut j = step(i, d);
+        while self.cells[j] == colour {
+            n += 1;
+            j = step(j, d);
+        }
+        n
+    }
+
+    /// Whether `colour` playing the empty cell `i` wins on the spot (a row or the capture goal),
+    /// ignoring extra time.
+    pub(crate) fn wins_at(&self, i: usize, colour: u8) -> bool {
+        self.line_threat_at(i, colour) && self.makes_line(i, colour)
+            || self.capture_win > 0
+                && self.captures != Captures::None
+                && u32::from(self.captured(colour)) + self.captures_at(i, colour)
+                    >= u32::from(self.capture_win)
+    }
+
+    /// Whether some window through `i` holds a line-minus-one of `colour` and nothing else.
+    pub(crate) fn line_threat_at(&self, i: usize, colour: u8) -> bool {
+        self.short1[i][usize::from(colour - 1)] > 0
+    }
+
+    /// Whether `colour` playing at `i` leaves some window one stone short of a line.
+    pub(crate) fn makes_four(&self, i: usize, colour: u8) -> bool {
+        self.short2[i][usize::from(colour - 1)] > 0
+    }
+
+    /// Pattern gain of `colour` playing at `i`, counting its windows still free of the other colour.
+    pub(crate) fn gain_at(&self, i: usize, colour: u8) -> i32 {
+        self.gains[i][usize::from(colour - 1)]
+    }
+
+    /// Capture chances on the board: for each colour, the empty points where it would capture now.
+    pub(crate) fn capture_threats(&self) -> [i32; 2] {
+        let mut threats = [0i32; 2];
+        if self.captures == Captures::None {
+            return threats;
+        }
+        let triples = self.captures == Captures::PairsAndTriples;
+        for &i in &self.on_board {
+            let i = usize::from(i);
+            let o = self.cells[i];
+            if o != 1 && o != 2 {
+                continue;
+            }
+            for &d in &AXES {
+                if self.cells[step(i, -d)] == o {
+                    continue; // not the start of its run
+                }
+                let len = 1 + self.run(i, d, o);
+                if len == 2 || (triples && len == 3) {
+                    let before = self.cells[step(i, -d)];
+                    let after = self.cells[step(i, d * len as isize)];
+                    let c = 3 - o;
+                    if (before == c && after == EMPTY) || (before == EMPTY && after == c) {
+                        threats[usize::from(c - 1)] += len as i32;
+                    }
+                }
+            }
+        }
+        threats
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::RuleSet;
+
+    fn game(spec: &str, moves: &str) -> Game {
+        let mut g = Game::new(RuleSet::from_spec(spec).expect("spec"));
+        for m in moves.split_whitespace() {
+            g.apply_token(m).expect("legal move");
+        }
+        g
+    }
+
+    #[test]
+    fn apply_and_undo_restore_hash_patterns_and_stones() {
+        let g = game("pente", "K10 L10 A1 M10 N10");
+        let mut b = Board::new(&g);
+        let (key, pattern, fours) = (b.key(), b.pattern, b.fours);
+        assert_eq!(b.captured(1), 2, "N10 took the pair L10 M10");
+        assert_eq!(
+            b.cells[cell_of(Point::parse("L10", 19).expect("point"))],
+            EMPTY
+        );
+        b.apply(Action::Place(Point::parse("K11", 19).expect("point")))
+            .expect("legal");
+        assert_ne!(b.key(), key);
+        b.undo();
+        assert_eq!((b.key(), b.pattern, b.fours), (key, pattern, fours));
+        let fresh = Board::new(&b.game);
+        assert_eq!(fresh.key(), b.key());
+        assert_eq!(fresh.gains, b.gains);
+        assert_eq!(
+            (fresh.short1.clone(), fresh.short2.clone()),
+            (b.short1.clone(), b.short2.clone())
+        );
+    }
+
+    #[test]
+    fn captures_and_wins_are_seen_before_playing() {
+        let g = game("pente", "K10 L10 A1 M10");
+        let b = Board::new(&g);
+        let n10 = cell_of(Point::parse("N10", 19).expect("point"));
+        assert_eq!(b.captures_at(n10, 1), 2);
+        let g = game("gomoku", "H8 A1 J8 A2 K8 A3 L8 A4");
+        let b = Board::new(&g);
+        let m8 = cell_of(Point::parse("M8", 15).expect("point"));
+        assert!(b.wins_at(m8, 1));
+        assert!(!b.wins_at(m8, 2));
+        assert_eq!(b.fours[0], 2, "G8 and M8 both complete five");
+        let g = game("gomoku-standard", "H8 A1 J8 A2 K8 A3 L8 A4 N8 A6");
+        let b = Board::new(&g);
+        assert!(
+            !b.wins_at(m8, 1),
+            "six in a row does not win in standard gomoku"
+        );
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 48, ..Default::default() })]
+
+        /// Whatever is played and taken back, the incremental tables equal a fresh build.
+        #[test]
+        fn incremental_tables_match_a_fresh_board(
+            spec in proptest::sample::select(&["gomoku", "pente", "keryo self_capture=capture", "gomoku size=9 line=4", "pente extra_time_capture=on"][..]),
+            choices in proptest::collection::vec(proptest::prelude::any::<u16>(), 0..80),
+            undo_every in 2usize..6,
+        ) {
+            let rules = RuleSet::from_spec(spec).expect("spec");
+            let mut b = Board::new(&Game::new(rules));
+            for (k, &c) in choices.iter().enumerate() {
+                let legal = b.game.legal_actions();
+                if legal.is_empty() {
+                    break;
+                }
+                b.apply(legal[usize::from(c) % legal.len()]).expect("legal");
+                if k % undo_every == 0 {
+                    b.undo();
+                }
+            }
+            let fresh = Board::new(&b.game);
+            proptest::prop_assert_eq!(fresh.key(), b.key());
+            proptest::prop_assert_eq!(fresh.pattern, b.pattern);
+            proptest::prop_assert_eq!(fresh.fours, b.fours);
+            proptest::prop_assert_eq!(&fresh.gains, &b.gains);
+            proptest::prop_assert_eq!(&fresh.short1, &b.short1);
+            proptest::prop_assert_eq!(&fresh.short2, &b.short2);
+            proptest::prop_assert_eq!(&fresh.near, &b.near);
+            proptest::prop_assert_eq!(&fresh.cells[..], &b.cells[..]);
+        }
+    }
+}
