@@ -24,6 +24,8 @@ const SPECS: &[&str] = &[
     "pente extra_time_capture=on",
     "keryo extra_time_capture=on self_capture=forbidden",
     "pente capture_win=4 size=13",
+    "keryo capture_win=100 size=9 opening=none",
+    "pente capture_win=0 size=9 opening=swap2",
     "gomoku opening=swap2 size=13",
     "pente players=3",
     "keryo players=4 teams=on",

@@ -335,14 +335,15 @@ struct Search<'a> {
 }
 
 fn capture_value(n: u16, goal: u16) -> i32 {
-    let n = i32::from(n);
+    let n = i64::from(n);
     let mut v = 40 * n;
     if goal > 0 {
-        let g = i32::from(goal);
+        // In i64: with a goal of 100 stones the cube alone passes i32.
+        let g = i64::from(goal);
         let k = n.min(g);
         v += 4000 * k * k * k / (g * g * g);
     }
-    v
+    i32::try_from(v).unwrap_or(i32::MAX)
 }
 
 impl Search<'_> {
@@ -1132,6 +1133,19 @@ mod tests {
         );
         assert!(a.is_some());
         assert!(e.last_info().score > WIN_MIN, "{:?}", e.last_info());
+    }
+
+    #[test]
+    fn capture_values_grow_towards_the_goal_without_overflow() {
+        for goal in [0u16, 2, 10, 15, 100] {
+            let mut last = -1;
+            for n in 0..=400u16 {
+                let v = capture_value(n, goal);
+                assert!(v >= last, "goal {goal}, {n} stones");
+                last = v;
+            }
+        }
+        assert!(capture_value(8, 10) - capture_value(6, 10) > capture_value(2, 10));
     }
 
     #[test]
