@@ -151,6 +151,7 @@ pub fn offer_error_text(i18n: &I18n, lang: Lang, e: &OfferError) -> String {
         }
         OfferError::AlreadyRematched(None) => i18n.get(lang, "err-offer-rematched"),
         OfferError::AgainstComputer => i18n.get(lang, "err-offer-computer"),
+        OfferError::NotAgainstComputer => i18n.get(lang, "err-offer-not-computer"),
     }
 }
 
@@ -372,6 +373,45 @@ pub async fn undo(
         .await
     {
         Ok(made) => post_offer(ctx, made).await,
+        // The computer agrees at once: take back and post the board.
+        Err(ServiceError::Offer(OfferError::AgainstComputer)) => {
+            take_back_from_computer(ctx, &actor, game.map(GameId)).await
+        }
+        Err(e) => say_error(ctx, &e).await,
+    }
+}
+
+/// `/undo` in a game against the computer: taken back at once, the board reposted.
+async fn take_back_from_computer(
+    ctx: Context<'_>,
+    actor: &Actor,
+    game: Option<GameId>,
+) -> Result<(), Error> {
+    let data = ctx.data();
+    match data.service.take_back_from_computer(actor, game).await {
+        Ok((view, taken_back)) => {
+            let lang = public_lang(ctx).await;
+            let line = data.i18n.tr(
+                lang,
+                "offer-undo-computer",
+                &[
+                    (
+                        "player",
+                        format!("**{}**", name_in(&view, actor.user.id)).into(),
+                    ),
+                    ("moves", actions_text(&taken_back).into()),
+                ],
+            );
+            post::announce(
+                ctx.serenity_context(),
+                data,
+                Responder::Command(ctx),
+                &super::commands::origin(ctx),
+                &view,
+                Some(line),
+            )
+            .await
+        }
         Err(e) => say_error(ctx, &e).await,
     }
 }
@@ -699,6 +739,7 @@ mod tests {
             OfferError::DrawTwoPlayersOnly,
             OfferError::RematchTwoPlayersOnly,
             OfferError::AgainstComputer,
+            OfferError::NotAgainstComputer,
             OfferError::OwnOffer,
             OfferError::Expired,
             OfferError::Closed(OfferStatus::Accepted),
@@ -715,7 +756,7 @@ mod tests {
                 let words = offer_error_text(&i18n, lang, e);
                 assert!(!words.starts_with("err-"), "{lang} {e:?}: {words}");
             }
-            assert!(offer_error_text(&i18n, lang, &errors[13]).contains('7'));
+            assert!(offer_error_text(&i18n, lang, &errors[14]).contains('7'));
         }
     }
 }

@@ -81,10 +81,14 @@ pub enum OfferError {
     /// This game was already rematched (as the game given, once started).
     #[error("already rematched")]
     AlreadyRematched(Option<GameId>),
-    /// The other seat is the computer, which answers no offers (a new game is one
-    /// `/challenge` away).
-    #[error("the computer does not take part in take-backs, draws or rematches")]
+    /// The other seat is the computer, which answers no offers: it agrees to every
+    /// take-back at once ([`crate::service::Service::take_back_from_computer`]), to no draw,
+    /// and a new game is one `/challenge` away.
+    #[error("the computer answers no offers")]
     AgainstComputer,
+    /// A take-back without asking is only for games against the computer.
+    #[error("the opponent is a member, who must be asked")]
+    NotAgainstComputer,
 }
 
 impl From<OfferError> for ServiceError {
@@ -209,6 +213,78 @@ impl Service {
         game: Option<GameId>,
     ) -> Result<OfferMade, ServiceError> {
         self.make_offer(actor, game, OfferKind::Draw).await
+    }
+
+    /// Takes back, at once, the caller's last move in a game against the computer (which
+    /// always agrees), together with the computer's reply since: it is the caller's turn
+    /// again, in the exact earlier position. Returns the game and the actions taken back,
+    /// oldest first.
+    ///
+    /// # Errors
+    /// [`ServiceError::NoSuchGame`], [`ServiceError::NoActiveGame`],
+    /// [`ServiceError::Ambiguous`], [`ServiceError::GameOver`],
+    /// [`ServiceError::NotAParticipant`], [`OfferError::NotAgainstComputer`],
+    /// [`OfferError::NothingToUndo`], [`ServiceError::PositionChanged`] (the computer moved
+    /// at that instant: try again), [`ServiceError::Storage`].
+    pub async fn take_back_from_computer(
+        &self,
+        actor: &Actor,
+        game: Option<GameId>,
+    ) -> Result<(GameView, Vec<Action>), ServiceError> {
+        let id = self.resolve_game(actor, game).await?;
+        let slot = self.slot(id);
+        let mut cached = slot.lock().await;
+        let result = self.take_back_locked(&mut cached, id, actor).await;
+        self.settle(id, cached);
+        result
+    }
+
+    async fn take_back_locked(
+        &self,
+        cached: &mut Option<Loaded>,
+        id: GameId,
+        actor: &Actor,
+    ) -> Result<(GameView, Vec<Action>), ServiceError> {
+        self.refresh(cached, id).await?;
+        let loaded = self.active_game(cached, id, actor.guild).await?;
+        let seat_row = loaded
+            .seat_of(actor.user.id)
+            .ok_or(ServiceError::NotAParticipant)?;
+        let (seat, rename) = (seat_row.seat, renamed(seat_row, actor));
+        if !loaded.meta.against_computer {
+            return Err(OfferError::NotAgainstComputer.into());
+        }
+        let n = take_back_count(&loaded.game, seat).ok_or(OfferError::NothingToUndo)?;
+        let before = loaded.game.clone();
+        let mut taken_back = Vec::new();
+        for _ in 0..n {
+            taken_back.extend(loaded.game.undo());
+        }
+        taken_back.reverse();
+        let now = self.now();
+        let new = NewAction {
+            game: id,
+            ply: loaded.meta.ply + 1,
+            seat,
+            token: format!("{UNDO_PREFIX}{n}"),
+            at: now,
+            to_act: loaded.game.seat_to_act(),
+            deadline: loaded.meta.time.deadline_after(now),
+            finished: None,
+            rename,
+        };
+        if let Err(e) = self.store.append_action(&new).await {
+            loaded.game = before;
+            return Err(match e {
+                AppendError::Conflict => {
+                    *cached = None;
+                    ServiceError::PositionChanged
+                }
+                AppendError::Storage(s) => ServiceError::Storage(s),
+            });
+        }
+        Self::committed(loaded, &new);
+        Ok((loaded.view(), taken_back))
     }
 
     async fn make_offer(

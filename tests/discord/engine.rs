@@ -143,6 +143,32 @@ async fn challenging_the_bot_starts_a_game_and_the_engine_answers_each_move() {
     let engine_colour = after.game.colour_of_seat(seat);
     let last = after.game.last_stone().expect("a stone");
     assert_eq!(after.game.stone_at(last), Some(engine_colour));
+    // The computer agrees to a take-back at once: Alice's move and its reply are gone, and
+    // the board is posted again with her to play.
+    let undo = fake
+        .send(SlashCommand::new("undo").by(&alice).in_channel(thread))
+        .await;
+    let answer = fake.next_request(&Req::callback(&undo)).await;
+    let said = content(&answer);
+    assert!(!is_ephemeral(&answer), "{said}");
+    assert!(said.contains("took back") && said.contains(point), "{said}");
+    let taken = only_game(&db, &fake, &alice).await;
+    assert_eq!(taken.ply, after.ply + 1, "one `undo` row in the log");
+    assert_eq!(taken.game.record().len(), after.game.record().len() - 2);
+    assert_eq!(taken.to_act().expect("in play").user.0, alice.id);
+    let p = gomoku_bot::rules::Point::parse(point, 15).expect("a point");
+    assert_eq!(taken.game.stone_at(p), None, "Alice's stone is gone");
+    // A draw is still refused, privately.
+    let draw = fake
+        .send(SlashCommand::new("draw").by(&alice).in_channel(thread))
+        .await;
+    let answer = fake.next_request(&Req::callback(&draw)).await;
+    assert!(is_ephemeral(&answer), "{}", content(&answer));
+    assert!(
+        content(&answer).contains("computer"),
+        "{}",
+        content(&answer)
+    );
     fake.assert_all_requests_valid();
     bot.shutdown().await;
 }

@@ -209,7 +209,7 @@ async fn the_computer_never_runs_out_of_time_but_its_opponent_does() {
 }
 
 #[tokio::test]
-async fn the_computer_answers_no_take_backs_draws_or_rematches() {
+async fn offers_to_the_computer_are_refused_take_backs_go_through_their_own_call() {
     let env = Env::new().await;
     let view = env
         .svc
@@ -253,4 +253,80 @@ async fn the_computer_answers_no_take_backs_draws_or_rematches() {
     let (other, a, _) = crate::common::start_two(&env.svc, "gomoku").await;
     assert!(!other.against_computer);
     assert!(env.svc.offer_draw(&a, Some(other.id)).await.is_ok());
+}
+
+#[tokio::test]
+async fn the_computer_agrees_to_take_backs_at_once() {
+    let mut env = Env::new().await;
+    let view = env
+        .svc
+        .challenge_engine(&at(alice()), &engine(), level(1), request(None, "pente"))
+        .await
+        .expect("started");
+    let alice_first = view.to_act().expect("someone acts").user == alice().id;
+    if alice_first {
+        // Nothing of Alice's to take back yet.
+        assert_eq!(
+            env.svc
+                .take_back_from_computer(&at(alice()), Some(view.id))
+                .await
+                .map(|_| ()),
+            Err(ServiceError::Offer(OfferError::NothingToUndo))
+        );
+    }
+    // Alice moves, the computer replies, twice.
+    for _ in 0..2 {
+        let now = env.svc.game(view.guild, view.id).await.expect("game");
+        if now.to_act().expect("in play").user == alice().id {
+            let free = ["K10", "L11", "J9", "M12"]
+                .into_iter()
+                .find(|p| {
+                    now.game
+                        .stone_at(gomoku_bot::rules::Point::parse(p, 19).expect("point"))
+                        .is_none()
+                })
+                .expect("a free point");
+            env.svc
+                .play(&at(alice()), Some(view.id), act(free, 19), None)
+                .await
+                .expect("Alice moves");
+        }
+        let turn = env
+            .svc
+            .engine_turn(view.id, engine().id)
+            .await
+            .expect("read")
+            .expect("the computer's turn");
+        let action = turn.think().expect("a move");
+        env.svc
+            .play_engine_move(&turn, &engine(), action)
+            .await
+            .expect("committed");
+    }
+    let before = env.svc.game(view.guild, view.id).await.expect("game");
+    let (taken, actions) = env
+        .svc
+        .take_back_from_computer(&at(alice()), Some(view.id))
+        .await
+        .expect("taken back");
+    assert_eq!(actions.len(), 2, "Alice's move and the computer's reply");
+    assert_eq!(
+        &before.game.record()[before.game.record().len() - 2..],
+        &actions[..]
+    );
+    assert_eq!(taken.ply, before.ply + 1);
+    assert_eq!(taken.to_act().expect("in play").user, alice().id);
+    // The same position after a restart (the log replays the `undo` row).
+    env.restart().await;
+    let again = env.svc.game(view.guild, view.id).await.expect("game");
+    assert_eq!(again.game.record(), taken.game.record());
+    // Between members there is someone to ask.
+    let (other, a, _) = crate::common::start_two(&env.svc, "gomoku").await;
+    assert_eq!(
+        env.svc
+            .take_back_from_computer(&a, Some(other.id))
+            .await
+            .map(|_| ()),
+        Err(ServiceError::Offer(OfferError::NotAgainstComputer))
+    );
 }
