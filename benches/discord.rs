@@ -218,14 +218,7 @@ async fn start_game(fake: &FakeDiscord, a: &TestUser, b: &TestUser) -> Game {
     let thread = fake
         .next_request(&Req::post("/channels/*/messages/*/threads"))
         .await;
-    let thread = ChannelId::new(
-        thread
-            .response
-            .as_ref()
-            .and_then(|t| t["id"].as_str())
-            .and_then(|id| id.parse().ok())
-            .expect("a thread id"),
-    );
+    let thread = ChannelId::new(thread.created_id().expect("a thread id"));
     let board = fake
         .next_request(&Req::post(&format!("/channels/{thread}/messages")))
         .await;

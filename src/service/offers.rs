@@ -32,8 +32,8 @@ use super::{Actor, GameView, Loaded, Service, ServiceError, renamed};
 use crate::rules::{Action, Colours, Game};
 use crate::store::{
     AppendError, Challenge, ChallengeId, ChallengeStatus, ChannelId, GameId, GameResult,
-    GameStatus, MessageId, NewAction, NewChallenge, Offer, OfferId, OfferInsert, OfferKind,
-    OfferStatus, ResultReason, UserId, UserInfo,
+    GameStatus, GuildId, MessageId, NewAction, NewChallenge, Offer, OfferId, OfferInsert,
+    OfferKind, OfferStatus, ResultReason, Timestamp, UserId, UserInfo,
 };
 
 /// The move-log token of an agreed draw.
@@ -154,6 +154,35 @@ fn take_back_count(game: &Game, seat: u8) -> Option<usize> {
     last.map(|i| game.record().len() - i)
 }
 
+/// Takes back the last `n` actions of the cached game and returns the move-log row that
+/// records it (`undo:N` by `seat`) with the actions taken back, oldest first. The caller
+/// appends the row, and restores the game if that fails.
+fn take_back(
+    loaded: &mut Loaded,
+    seat: u8,
+    n: usize,
+    now: Timestamp,
+    rename: Option<(GuildId, UserInfo)>,
+) -> (NewAction, Vec<Action>) {
+    let mut taken_back = Vec::new();
+    for _ in 0..n {
+        taken_back.extend(loaded.game.undo());
+    }
+    taken_back.reverse();
+    let new = NewAction {
+        game: loaded.meta.id,
+        ply: loaded.meta.ply + 1,
+        seat,
+        token: format!("{UNDO_PREFIX}{n}"),
+        at: now,
+        to_act: loaded.game.seat_to_act(),
+        deadline: loaded.meta.time.deadline_after(now),
+        finished: None,
+        rename,
+    };
+    (new, taken_back)
+}
+
 /// The seats other than `seat`.
 fn other_seats(loaded: &Loaded, seat: u8) -> Vec<u8> {
     loaded
@@ -256,23 +285,7 @@ impl Service {
         }
         let n = take_back_count(&loaded.game, seat).ok_or(OfferError::NothingToUndo)?;
         let before = loaded.game.clone();
-        let mut taken_back = Vec::new();
-        for _ in 0..n {
-            taken_back.extend(loaded.game.undo());
-        }
-        taken_back.reverse();
-        let now = self.now();
-        let new = NewAction {
-            game: id,
-            ply: loaded.meta.ply + 1,
-            seat,
-            token: format!("{UNDO_PREFIX}{n}"),
-            at: now,
-            to_act: loaded.game.seat_to_act(),
-            deadline: loaded.meta.time.deadline_after(now),
-            finished: None,
-            rename,
-        };
+        let (new, taken_back) = take_back(loaded, seat, n, self.now(), rename);
         if let Err(e) = self.store.append_action(&new).await {
             loaded.game = before;
             return Err(match e {
@@ -485,21 +498,9 @@ impl Service {
         let new = match offer.kind {
             OfferKind::Undo => {
                 let n = take_back_count(&loaded.game, offer.seat).ok_or(OfferError::Expired)?;
-                for _ in 0..n {
-                    taken_back.extend(loaded.game.undo());
-                }
-                taken_back.reverse();
-                NewAction {
-                    game: offer.game,
-                    ply: loaded.meta.ply + 1,
-                    seat: offer.seat,
-                    token: format!("{UNDO_PREFIX}{n}"),
-                    at: now,
-                    to_act: loaded.game.seat_to_act(),
-                    deadline: loaded.meta.time.deadline_after(now),
-                    finished: None,
-                    rename,
-                }
+                let (new, actions) = take_back(loaded, offer.seat, n, now, rename);
+                taken_back = actions;
+                new
             }
             OfferKind::Draw => NewAction {
                 game: offer.game,

@@ -84,14 +84,7 @@ async fn challenging_the_bot_starts_a_game_and_the_engine_answers_each_move() {
     let thread = fake
         .next_request(&Req::post("/channels/*/messages/*/threads"))
         .await;
-    let thread = ChannelId::new(
-        thread
-            .response
-            .as_ref()
-            .and_then(|t| t["id"].as_str())
-            .and_then(|id| id.parse().ok())
-            .expect("a thread id"),
-    );
+    let thread = ChannelId::new(thread.created_id().expect("a thread id"));
     // The bot records the thread once Discord has answered: wait for that.
     let mut view = only_game(&db, &fake, &alice).await;
     for _ in 0..100 {

@@ -386,12 +386,7 @@ async fn threads_are_created_and_a_403_is_survived() {
         .next_request(&Req::post("/channels/*/messages/*/threads"))
         .await;
     assert_eq!(created.status, 201);
-    let thread_id = created
-        .response
-        .as_ref()
-        .and_then(|t| t["id"].as_str())
-        .expect("a thread id")
-        .to_owned();
+    let thread_id = created.created_id().expect("a thread id");
     let first = fake
         .next_request(&Req::post(&format!("/channels/{thread_id}/messages")))
         .await;

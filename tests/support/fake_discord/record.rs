@@ -98,6 +98,11 @@ pub struct RecordedRequest {
 }
 
 impl RecordedRequest {
+    /// The id of what the fake created in answer (a thread, a message), if it did.
+    pub fn created_id(&self) -> Option<u64> {
+        self.response.as_ref()?["id"].as_str()?.parse().ok()
+    }
+
     /// The JSON the bot sent: the JSON body, or the `payload_json` of a multipart body.
     pub fn json(&self) -> Option<&Value> {
         match &self.body {
