@@ -4,6 +4,7 @@ use std::fmt;
 
 use thiserror::Error;
 
+use super::renju::ForbiddenShape;
 use crate::rules::point::{Point, PointError};
 use crate::rules::ruleset::Opening;
 
@@ -91,6 +92,14 @@ pub enum PlayError {
     /// The point would complete a bracketed group of the mover's own stones.
     #[error("{0} is forbidden: it would put your stones into a capture")]
     ForbiddenSelfCapture(Point),
+    /// Renju: black may not play this point.
+    #[error("{point} is forbidden for black: it would make {shape}")]
+    ForbiddenRenju {
+        /// The point tried.
+        point: Point,
+        /// The forbidden shape it would make.
+        shape: ForbiddenShape,
+    },
     /// The game is over.
     #[error("the game is over")]
     GameOver,
@@ -125,6 +134,14 @@ impl MoveError {
             MoveError::Play(p) => p.code(),
         }
     }
+
+    /// A finer reason for some codes (see [`PlayError::detail`]).
+    pub fn detail(&self) -> Option<&'static str> {
+        match self {
+            MoveError::Play(p) => p.detail(),
+            MoveError::Point(_) => None,
+        }
+    }
 }
 
 impl PlayError {
@@ -134,10 +151,19 @@ impl PlayError {
             PlayError::Occupied(_) => "occupied",
             PlayError::OpeningRule { .. } => "opening_rule",
             PlayError::ForbiddenSelfCapture(_) => "forbidden_self_capture",
+            PlayError::ForbiddenRenju { .. } => "forbidden_renju",
             PlayError::GameOver => "game_over",
             PlayError::OffBoard(_) => "out_of_bounds",
             PlayError::NoSuchColour(_) => "malformed",
             PlayError::WrongPhase(_) => "wrong_phase",
+        }
+    }
+
+    /// A finer reason for some codes: the forbidden shape of `forbidden_renju`.
+    pub fn detail(&self) -> Option<&'static str> {
+        match self {
+            PlayError::ForbiddenRenju { shape, .. } => Some(shape.name()),
+            _ => None,
         }
     }
 }

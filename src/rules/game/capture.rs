@@ -167,9 +167,11 @@ impl Game {
             && self.find_self_captures(i, colour, &mut Claims::new())
     }
 
+    /// Whether `colour` has an empty point it may play (self-capture and Renju allowing).
     pub(super) fn has_legal_point(&self, colour: u8) -> bool {
-        self.empties
-            .iter()
-            .any(|&e| !self.forbidden_at(usize::from(e), colour))
+        self.empties.iter().any(|&e| {
+            let e = usize::from(e);
+            !self.forbidden_at(e, colour) && self.renju_refusal(e, colour).is_none()
+        })
     }
 }

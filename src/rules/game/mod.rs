@@ -8,12 +8,14 @@ mod capture;
 mod cells;
 mod opening;
 mod outcome;
+mod renju;
 mod undo;
 mod wins;
 
 pub use action::{Action, MoveError, PlayError};
 pub use opening::Phase;
 pub use outcome::{Colours, Line, MoveReport, Removed, Status, WinReason};
+pub use renju::ForbiddenShape;
 
 use capture::Claims;
 use cells::{CELLS, EMPTY, WALL, idx, is_stone, point_at};
@@ -297,8 +299,9 @@ impl Game {
                 if self.cells.get(i).copied() != Some(EMPTY) {
                     return Err(PlayError::Occupied(p));
                 }
-                let before = self.state;
                 let colour = self.state.to_move;
+                self.renju_check(p, colour)?;
+                let before = self.state;
                 self.put(i, colour);
                 self.state.placed += 1;
                 self.state.last = Some(i as u16);
@@ -403,10 +406,9 @@ impl Game {
         if self.cells.get(i).copied() != Some(EMPTY) {
             return Err(PlayError::Occupied(p));
         }
-        if self.rules.players == 2 && self.state.placed <= 2 {
-            self.opening_check(p)?;
-        }
+        self.opening_check(p)?;
         let colour = self.state.to_move;
+        self.renju_check(p, colour)?;
         let mut claims = Claims::new();
         if self.rules.self_capture != SelfCapture::None {
             let found = self.find_self_captures(i, colour, &mut claims);
@@ -487,9 +489,8 @@ impl Game {
                 if self.cells.get(i).copied() != Some(EMPTY) {
                     return Err(PlayError::Occupied(p));
                 }
-                if self.rules.players == 2 && self.state.placed <= 2 {
-                    self.opening_check(p)?;
-                }
+                self.opening_check(p)?;
+                self.renju_check(p, self.state.to_move)?;
                 if self.forbidden_at(i, self.state.to_move) {
                     return Err(PlayError::ForbiddenSelfCapture(p));
                 }
@@ -499,7 +500,7 @@ impl Game {
                 if self.cells.get(idx(p)).copied() != Some(EMPTY) {
                     return Err(PlayError::Occupied(p));
                 }
-                Ok(())
+                self.renju_check(p, self.state.to_move)
             }
             (_, Action::Retire(colour)) => self.check_retire(colour),
             (Phase::Choosing { .. }, Action::Take(_)) => Ok(()),

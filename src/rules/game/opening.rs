@@ -27,7 +27,11 @@ pub enum Phase {
 }
 
 impl Game {
+    /// Refuses a stone the opening rule does not allow at `p` now (two-player games only).
     pub(super) fn opening_check(&self, p: Point) -> Result<(), PlayError> {
+        if self.rules.players != 2 || self.state.placed > 2 {
+            return Ok(());
+        }
         let min = match self.rules.opening {
             Opening::Pro => 3,
             Opening::LongPro => 4,

@@ -46,7 +46,7 @@ impl Game {
                     continue; // not the start of its run
                 }
                 let len = 1 + self.run(e, d, c);
-                if self.is_winning_len(len) {
+                if self.is_winning_len(len, c) {
                     lines.push(
                         RawLine {
                             start: e as u16,
@@ -66,9 +66,11 @@ impl Game {
         self.points().map(idx).collect()
     }
 
-    pub(super) fn is_winning_len(&self, len: usize) -> bool {
+    /// Whether a row of `len` stones of `colour` wins (Renju: black only with exactly five).
+    pub(super) fn is_winning_len(&self, len: usize, colour: u8) -> bool {
         let line = usize::from(self.rules.line);
-        len == line || (len > line && self.rules.overline_wins)
+        let overline_wins = self.rules.overline_wins && !(self.rules.is_renju() && colour == 1);
+        len == line || (len > line && overline_wins)
     }
 
     /// Decides the status after a stone of `colour` went to `i` and `removed` left.
@@ -81,7 +83,7 @@ impl Game {
             for (axis, &d) in AXES.iter().enumerate() {
                 let back = self.run(i, -d, colour);
                 let len = 1 + back + self.run(i, d, colour);
-                if self.is_winning_len(len) {
+                if self.is_winning_len(len, colour) {
                     line_winners.insert(colour);
                     mover_lines += 1;
                     mover_line = Some(RawLine {
@@ -170,6 +172,7 @@ impl Game {
             self.cells[cell] == line.colour
                 && self.is_winning_len(
                     1 + self.run(cell, -d, line.colour) + self.run(cell, d, line.colour),
+                    line.colour,
                 )
         })
     }
