@@ -54,19 +54,41 @@ pub fn rule_set(preset: &str, options: &[String]) -> Result<RuleSet, RulesError>
     RuleSet::with_options(preset, options)
 }
 
-/// Splits a move list on white space and commas.
-pub fn move_tokens(moves: &str) -> impl Iterator<Item = &str> {
-    moves
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
+/// Splits a move list on white space and commas, keeping an offer's list of points
+/// (`offer:H8,J9,K10`, also written `offer:H8, J9, K10`) as one token.
+pub fn move_tokens(moves: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut in_offer = false;
+    for chunk in moves.split_whitespace() {
+        let is_offer = chunk
+            .get(..6)
+            .is_some_and(|p| p.eq_ignore_ascii_case("offer:"));
+        if is_offer {
+            out.push(chunk.to_string());
+        } else if in_offer {
+            // A point list continued after a comma and a space.
+            if let Some(last) = out.last_mut() {
+                last.push_str(chunk);
+            }
+        } else {
+            out.extend(
+                chunk
+                    .split(',')
+                    .filter(|t| !t.is_empty())
+                    .map(str::to_string),
+            );
+        }
+        in_offer = (is_offer || in_offer) && chunk.ends_with(',');
+    }
+    out
 }
 
 /// Applies tokens until one is refused; returns the game and the refusal.
 pub fn play_tokens(rules: RuleSet, moves: &str) -> (Game, Option<(usize, String, MoveError)>) {
     let mut game = Game::new(rules);
-    for (index, token) in move_tokens(moves).enumerate() {
-        if let Err(e) = game.apply_token(token) {
-            return (game, Some((index, token.to_string(), e)));
+    for (index, token) in move_tokens(moves).into_iter().enumerate() {
+        if let Err(e) = game.apply_token(&token) {
+            return (game, Some((index, token, e)));
         }
     }
     (game, None)
@@ -123,7 +145,27 @@ pub fn phase_words(game: &Game) -> String {
             "seat {seat} chooses a colour (take:1, take:2{})",
             if may_place { ", or place" } else { "" }
         ),
-        Phase::Playing => "play".to_string(),
+        Phase::Playing => match game.area_limit() {
+            Some(limit) => format!("play, within the central {s}x{s} square", s = 2 * limit + 1),
+            None => "play".to_string(),
+        },
+        Phase::SwapOrKeep { seat, may_offer } => format!(
+            "seat {seat} decides: swap or keep{}",
+            if may_offer {
+                ", or offer:... ten fifth moves"
+            } else {
+                ""
+            }
+        ),
+        Phase::Declaring { seat } => {
+            format!("seat {seat} declares the number of fifth moves (declare:1 to declare:8)")
+        }
+        Phase::Offering { seat, count } => {
+            format!("seat {seat} offers {count} fifth moves (offer:H8,J9,...)")
+        }
+        Phase::Selecting { seat } => {
+            format!("seat {seat} chooses one of the offered fifth moves (choose:H8)")
+        }
     }
 }
 
@@ -157,6 +199,23 @@ mod tests {
         assert!(json.contains("\"status\":\"ongoing\""));
         assert!(json.contains("\"to_move\":1"));
         assert!(json.contains("\"error\":null"));
+    }
+
+    #[test]
+    fn offers_stay_one_token_and_other_lists_split_on_commas() {
+        assert_eq!(
+            move_tokens("H8 swap offer:A1,B2 C3,D4 offer:E5, F6, G7 keep"),
+            [
+                "H8",
+                "swap",
+                "offer:A1,B2",
+                "C3",
+                "D4",
+                "offer:E5,F6,G7",
+                "keep"
+            ]
+        );
+        assert_eq!(move_tokens(" K10,,L10  "), ["K10", "L10"]);
     }
 
     #[test]

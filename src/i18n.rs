@@ -369,6 +369,8 @@ pub mod rules_text {
             Opening::LongPro => i18n.tr(lang, "rules-opening-pro", &[("distance", 4.into())]),
             Opening::Swap => i18n.get(lang, "rules-opening-swap"),
             Opening::Swap2 => i18n.get(lang, "rules-opening-swap2"),
+            Opening::Taraguchi10 => i18n.get(lang, "rules-opening-taraguchi-10"),
+            Opening::Soosorv8 => i18n.get(lang, "rules-opening-soosorv-8"),
         });
         lines.push(i18n.get(lang, "rules-draw"));
         lines

@@ -200,3 +200,45 @@ fn renju_lists_black_forbidden_points_and_refuses_them_with_the_shape() {
     assert_eq!(v["forbidden"], serde_json::json!([]));
     assert!(v["error"].get("detail").is_none(), "{v}");
 }
+
+#[test]
+fn renju_opening_tokens_replay_and_the_rules_describe_both_openings() {
+    let (v, code) = replay(&[
+        "--rules",
+        "renju",
+        "--moves",
+        "H8 swap J9 keep K10 keep G5 offer:A1, B1, C1,D1,E1,F1,G1,H1,J1,K1 choose:E1 O15",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["moves_applied"], 10);
+    assert_eq!(v["seat_of_colour"], serde_json::json!([2, 1]));
+    assert_eq!(v["board"][14], "....1..........");
+    let (v, code) = replay(&[
+        "--rules",
+        "renju",
+        "--set",
+        "opening=soosorv-8",
+        "--moves",
+        "H8 J9 K10 keep B2 declare:9",
+    ]);
+    assert_eq!((code, v["error"]["code"].as_str()), (3, Some("malformed")));
+    let (v, code) = replay(&["--rules", "renju", "--moves", "H8 keep L12"]);
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (3, Some("opening_rule"))
+    );
+    for (opening, words) in [("taraguchi-10", "Taraguchi-10"), ("soosorv-8", "Soosorv-8")] {
+        let out = run(&["rules", "renju", "--set", &format!("opening={opening}")]);
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains(words), "{text}");
+        assert!(text.contains("double three"), "{text}");
+    }
+    let out = run(&["rules", "renju", "--set", "captures=pairs"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("no captures")
+    );
+}

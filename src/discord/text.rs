@@ -5,7 +5,7 @@ use fluent_bundle::FluentValue;
 
 use crate::i18n::{I18n, Lang, rules_text};
 use crate::render::{Labels, RenderOptions};
-use crate::rules::{Conflict, MoveReport, Phase, PlayError, PointError, RulesError};
+use crate::rules::{Conflict, MoveReport, OfferProblem, Phase, PlayError, PointError, RulesError};
 use crate::service::{
     Challenge, ChallengeStatus, GameStatus, GameSummary, GameView, Preferences, ResultReason,
     ServiceError, StorageErrorKind, TimeControl, UserId,
@@ -65,6 +65,35 @@ pub fn play_error_text(i18n: &I18n, lang: Lang, e: &PlayError) -> String {
                 ),
             ],
         ),
+        PlayError::OutsideArea {
+            point,
+            move_number,
+            side,
+        } => i18n.tr(
+            lang,
+            "err-opening-area",
+            &[
+                ("point", point.name().into()),
+                ("move", (*move_number).into()),
+                ("side", (*side).into()),
+            ],
+        ),
+        PlayError::BadOffer(problem) => match problem {
+            OfferProblem::Count { expected, given } => i18n.tr(
+                lang,
+                "err-offer-count",
+                &[("expected", (*expected).into()), ("given", (*given).into())],
+            ),
+            OfferProblem::Repeated(p) => {
+                i18n.tr(lang, "err-offer-repeated", &[("point", p.name().into())])
+            }
+            OfferProblem::Symmetric(a, b) => i18n.tr(
+                lang,
+                "err-offer-symmetric",
+                &[("a", a.name().into()), ("b", b.name().into())],
+            ),
+        },
+        PlayError::NotOffered(p) => i18n.tr(lang, "err-not-offered", &[("point", p.name().into())]),
         PlayError::GameOver => i18n.get(lang, "err-game-over"),
         PlayError::OffBoard(p) => i18n.tr(lang, "err-off-board", &[("point", p.name().into())]),
         PlayError::NoSuchColour(_) => i18n.get(lang, "err-bad-choice"),
@@ -156,6 +185,7 @@ pub fn rules_error_text(i18n: &I18n, lang: Lang, e: &RulesError) -> String {
                 Conflict::MixedCapturesNeedMultiplayer => "err-rules-mixed-players",
                 Conflict::NotARenjuOpening(_) => "err-rules-renju-opening",
                 Conflict::RenjuFixes(_) => "err-rules-renju-fixed",
+                Conflict::RenjuOpeningNeedsRenju(_) => "err-rules-renju-opening-preset",
             },
         ),
         other => i18n.tr(
@@ -261,6 +291,30 @@ pub fn move_text(
         ),
         crate::rules::Action::PlaceTwo => i18n.tr(lang, "move-place-two", &[("player", who)]),
         crate::rules::Action::Retire(_) => i18n.tr(lang, "clock-move-retired", &[("player", who)]),
+        crate::rules::Action::Swap => i18n.tr(lang, "move-swapped", &[("player", who)]),
+        crate::rules::Action::Keep => i18n.tr(lang, "move-kept", &[("player", who)]),
+        crate::rules::Action::Declare(n) => i18n.tr(
+            lang,
+            "move-declared",
+            &[("player", who), ("count", n.into())],
+        ),
+        crate::rules::Action::Offer(c) => {
+            let list: Vec<String> = c.as_slice().iter().map(|p| p.name()).collect();
+            i18n.tr(
+                lang,
+                "move-offered",
+                &[
+                    ("player", who),
+                    ("count", c.len().into()),
+                    ("points", list.join(", ").into()),
+                ],
+            )
+        }
+        crate::rules::Action::Choose(p) => i18n.tr(
+            lang,
+            "move-chose-fifth",
+            &[("player", who), ("point", p.name().into())],
+        ),
     }
 }
 
@@ -298,12 +352,39 @@ pub fn board_caption(i18n: &I18n, lang: Lang, view: &GameView, ping: bool) -> St
                     }
                     Phase::Playing => {
                         let colour = colour_name(i18n, lang, view.game.to_move());
-                        i18n.tr(
-                            lang,
-                            "turn-move",
-                            &[("player", who), ("colour", colour.into())],
-                        )
+                        match view.game.area_limit() {
+                            Some(limit) => i18n.tr(
+                                lang,
+                                "turn-move-area",
+                                &[
+                                    ("player", who),
+                                    ("colour", colour.into()),
+                                    ("side", (2 * limit + 1).into()),
+                                ],
+                            ),
+                            None => i18n.tr(
+                                lang,
+                                "turn-move",
+                                &[("player", who), ("colour", colour.into())],
+                            ),
+                        }
                     }
+                    Phase::SwapOrKeep { may_offer, .. } => i18n.tr(
+                        lang,
+                        if may_offer {
+                            "turn-swap-or-offer"
+                        } else {
+                            "turn-swap"
+                        },
+                        &[("player", who)],
+                    ),
+                    Phase::Declaring { .. } => i18n.tr(lang, "turn-declare", &[("player", who)]),
+                    Phase::Offering { count, .. } => i18n.tr(
+                        lang,
+                        "turn-offer",
+                        &[("player", who), ("count", count.into())],
+                    ),
+                    Phase::Selecting { .. } => i18n.tr(lang, "turn-select", &[("player", who)]),
                 };
                 lines.push(line);
                 if view.game.threatened_line().is_some() {

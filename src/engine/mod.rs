@@ -14,6 +14,7 @@ use crate::rules::{Action, Game, RuleSet};
 
 pub mod arena;
 mod board;
+mod openings;
 mod search;
 mod tt;
 

@@ -232,6 +232,12 @@ impl Engine {
                 let (a, s) = search.choose_colour(may_place, &mut self.rng, start, limits.time);
                 (Some(a), s, 0, Source::Opening)
             }
+            // Renju's tournament openings (src/engine/openings.rs).
+            _ => {
+                let seed = self.rng.random();
+                let a = super::openings::decide_by_search(game, self.level, limits, seed);
+                (a, 0, 0, Source::Opening)
+            }
         };
         let nodes = search.nodes;
         // A last guard: whatever the search decided, only a legal action leaves the engine.

@@ -46,6 +46,12 @@ impl Player for SimplePlayer {
             Phase::Choosing { .. } => Some(choose_colour(game, &legal)),
             Phase::Placing { .. } => Some(place_opening_stone(game, &legal)),
             Phase::Playing => Some(best_point(game, &legal)),
+            Phase::SwapOrKeep { .. }
+            | Phase::Declaring { .. }
+            | Phase::Offering { .. }
+            | Phase::Selecting { .. } => {
+                super::openings::decide(game, &mut pattern_edge).or(Some(legal[0]))
+            }
         }
     }
 }
@@ -297,6 +303,22 @@ fn place_opening_stone(game: &Game, legal: &[Action]) -> Action {
             _ => (u8::MAX, u8::MAX, centre),
         })
         .unwrap_or(legal[0])
+}
+
+/// Black's edge by line patterns: black's stones' pattern value less white's, with the move
+/// worth about one stone to the side to move (the simple player's judgement of a position).
+pub(super) fn pattern_edge(game: &Game) -> i64 {
+    let grid = Grid::of(game);
+    let line = i32::from(game.rules().line);
+    let strength = |colour: u8| -> i64 {
+        game.stones()
+            .into_iter()
+            .filter(|&(_, c)| c == colour)
+            .map(|(p, _)| line_value(&grid, p, colour, line))
+            .sum()
+    };
+    let tempo = if game.to_move() == 1 { 200 } else { -200 };
+    strength(1) - strength(2) + tempo
 }
 
 /// Swap and swap2 colour choice: the colour whose stones stand better on the board.

@@ -9,8 +9,8 @@ pub mod record;
 mod ruleset;
 
 pub use game::{
-    Action, Colours, ForbiddenShape, Game, Line, MoveError, MoveReport, Phase, PlayError, Removed,
-    Status, WinReason,
+    Action, Candidates, Colours, ForbiddenShape, Game, Line, MAX_CANDIDATES, MoveError, MoveReport,
+    OfferProblem, Phase, PlayError, Removed, Status, Symmetry, WinReason,
 };
 pub use point::{MAX_SIZE, Point, PointError, column_letter};
 pub use ruleset::{
@@ -23,3 +23,5 @@ mod proptests;
 mod renju_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tournament_tests;

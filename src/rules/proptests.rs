@@ -23,6 +23,8 @@ const SPECS: &[&str] = &[
     "keryo size=9 capture_win=6 self_capture=capture extra_time_capture=on",
     "renju opening=none",
     "renju opening=swap2 size=9",
+    "renju",
+    "renju opening=soosorv-8 size=13",
 ];
 
 fn check_invariants(g: &Game) -> Result<(), TestCaseError> {
@@ -110,7 +112,9 @@ proptest! {
             Ok(psq) => {
                 // Without colour choices in the file, swap openings are read as free play.
                 let back = match g.rules().opening {
-                    Opening::Swap | Opening::Swap2 => GameRecord::from_psq(&psq),
+                    Opening::Swap | Opening::Swap2 | Opening::Taraguchi10 | Opening::Soosorv8 => {
+                        GameRecord::from_psq(&psq)
+                    }
                     _ => GameRecord::from_psq_as(&psq, *g.rules()),
                 };
                 prop_assert!(back.is_ok(), "{}", psq);
@@ -165,21 +169,42 @@ proptest! {
     #[test]
     fn arbitrary_actions_never_panic(
         spec in proptest::sample::select(SPECS),
-        actions in proptest::collection::vec((0u8..4, any::<u8>(), any::<u8>()), 0..60),
+        actions in proptest::collection::vec((0u8..10, any::<u8>(), any::<u8>()), 0..60),
     ) {
         let mut g = Game::new(RuleSet::from_spec(spec).expect("valid"));
         for (kind, a, b) in actions {
+            let point = |k: u8| Point::new((a.wrapping_mul(7).wrapping_add(k * 3)) % 19, (b.wrapping_mul(5).wrapping_add(k * 11)) % 19, 19).expect("in range");
             let action = match kind {
-                0 | 1 => match Point::new(a % 19, b % 19, 19) {
-                    Ok(p) => Action::Place(p),
-                    Err(_) => continue,
-                },
+                0 | 1 => Action::Place(point(0)),
                 2 => Action::Take(a),
-                _ => Action::PlaceTwo,
+                3 => Action::PlaceTwo,
+                4 => Action::Swap,
+                5 => Action::Keep,
+                6 => Action::Declare(a % 10),
+                7 => Action::Choose(point(0)),
+                8 => {
+                    // Often the sample offer (valid when an offer is due), else arbitrary points.
+                    match g.sample_offer() {
+                        Some(c) if a % 2 == 0 => Action::Offer(c),
+                        _ => {
+                            let points: Vec<Point> = (0..1 + b % 10).map(point).collect();
+                            Action::Offer(Candidates::new(&points).expect("1 to 10 points"))
+                        }
+                    }
+                }
+                _ => match g.legal_actions().first() {
+                    Some(&a) => a,
+                    None => continue,
+                },
             };
-            let legal = g.legal_actions().contains(&action);
+            let listed = g.legal_actions().contains(&action);
+            let checked = g.is_legal(action);
             let result = g.apply(action);
-            prop_assert_eq!(result.is_ok(), legal, "{}", action);
+            prop_assert_eq!(result.is_ok(), checked, "{}", action);
+            // Offers cannot all be listed: one valid offer stands for them.
+            if !matches!(action, Action::Offer(_)) {
+                prop_assert_eq!(listed, checked, "{}", action);
+            }
             check_invariants(&g)?;
         }
     }

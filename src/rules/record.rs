@@ -354,6 +354,18 @@ impl GameRecord {
                     colour = next(colour, retired);
                     let _ = write!(s, "\n;SW[{a}]");
                 }
+                // The chosen fifth move is a black stone for every viewer; SW says it was chosen.
+                Action::Choose(p) => {
+                    let _ = write!(s, "\n;B[{}]SW[{a}]", p.sgf(size));
+                    colour = next(colour, retired);
+                }
+                // Offered fifth moves are labelled 1, 2, ... for viewers that show labels.
+                Action::Offer(c) => {
+                    let _ = write!(s, "\n;SW[{a}]LB");
+                    for (k, p) in c.as_slice().iter().enumerate() {
+                        let _ = write!(s, "[{}:{}]", p.sgf(size), k + 1);
+                    }
+                }
                 other => {
                     let _ = write!(s, "\n;SW[{other}]");
                 }
@@ -418,7 +430,16 @@ impl GameRecord {
         };
         let mut actions = Vec::new();
         for node in &nodes {
+            // A chosen fifth move's node carries its stone too: the choice alone is the action.
+            let chosen = node.iter().any(|(k, v)| {
+                k == "SW"
+                    && v.get(..7)
+                        .is_some_and(|p| p.eq_ignore_ascii_case("choose:"))
+            });
             for (k, v) in node {
+                if chosen && k != "SW" {
+                    continue;
+                }
                 let index = actions.len();
                 let action = match k.as_str() {
                     "B" | "W" | "RD" | "BU" => Point::from_sgf(v, size).map(Action::Place),
@@ -471,10 +492,12 @@ fn psq_header(size: u8) -> String {
 impl GameRecord {
     /// Writes Piskvork's PSQ (the Gomocup format): a header line, then one line per stone,
     /// `x,y,ms` with `x` the column from 1 at the left and `y` the row from 1 at the top,
-    /// then `-1`, the players' names and `-1`.
+    /// then `-1`, the players' names and `-1`; a Renju game adds a last line, `Renju`, which
+    /// [`GameRecord::from_psq`] reads back as Renju without an opening rule.
     ///
     /// Stones alternate colours in every opening this bot knows (swap choices only decide who
-    /// plays which colour), so swap and swap2 choices are left out: the stones are all there.
+    /// plays which colour), so swap and swap2 choices, and the Renju openings' decisions and
+    /// offers, are left out: the stones are all there (a chosen fifth move is a stone).
     /// No thinking times are kept, so each is 0.
     ///
     /// # Errors
@@ -491,7 +514,7 @@ impl GameRecord {
         let mut s = psq_header(size);
         s.push('\n');
         for a in &self.actions {
-            if let Action::Place(p) = a {
+            if let Action::Place(p) | Action::Choose(p) = a {
                 let _ = writeln!(s, "{},{},0", p.col() + 1, size - p.row());
             }
         }
@@ -503,6 +526,10 @@ impl GameRecord {
             let _ = writeln!(s, "{name}");
         }
         s.push_str("-1\n");
+        if self.rules.is_renju() {
+            s.push_str(PSQ_RENJU);
+            s.push('\n');
+        }
         Ok(s)
     }
 
@@ -553,11 +580,9 @@ impl GameRecord {
         if w != h {
             return Err(syntax("the board is not square"));
         }
-        let rules = match known {
-            Some(r) if r.size != w => return Err(syntax("the board size differs from the rules'")),
-            Some(r) => r,
-            None => RuleSet::with_options(Preset::Gomoku, &[format!("size={w}")])?,
-        };
+        if known.is_some_and(|r| r.size != w) {
+            return Err(syntax("the board size differs from the rules'"));
+        }
         let mut actions = Vec::new();
         let mut rest: Vec<&str> = Vec::new();
         for line in lines.by_ref() {
@@ -592,6 +617,14 @@ impl GameRecord {
             }
         }
         rest.extend(lines.filter(|l| !l.is_empty()));
+        let rules = match known {
+            Some(r) => r,
+            // Our own files name Renju on a line after the players (see `to_psq`).
+            None if rest.iter().any(|l| l.eq_ignore_ascii_case(PSQ_RENJU)) => {
+                RuleSet::with_options(Preset::Renju, &[format!("size={w}"), "opening=none".into()])?
+            }
+            None => RuleSet::with_options(Preset::Gomoku, &[format!("size={w}")])?,
+        };
         let players = match rest.as_slice() {
             ["-1", a, b, "-1", ..] => vec![a.to_string(), b.to_string()],
             _ => Vec::new(),
@@ -609,6 +642,10 @@ impl GameRecord {
         Ok(record)
     }
 }
+
+/// The line after the players that marks a PSQ file as Renju (PSQ itself names no rules; the
+/// Gomocup tools name the rule of a tournament, not of a file). Readers of PSQ skip it.
+const PSQ_RENJU: &str = "Renju";
 
 /// SGF properties naming the player of colours 1-4 (`PB`, `PW`, then private ones).
 const SGF_NAME_PROPS: [&str; 4] = ["PB", "PW", "RN", "UN"];

@@ -74,6 +74,12 @@ pub enum Opening {
     Swap,
     /// The first seat places 3 stones, the second seat picks a colour, adds one or places two more.
     Swap2,
+    /// Renju's Taraguchi-10: moves 1-5 in growing central squares with a swap after each, or
+    /// ten offered fifth moves after move 4 (DESIGN.md section 2b).
+    Taraguchi10,
+    /// Renju's Soosõrv-8: one of the 26 openings, a swap, move 4 with a declared number of
+    /// fifth moves (1-8), a swap, the offered fifth moves (DESIGN.md section 2b).
+    Soosorv8,
 }
 
 /// Which runs of opposing stones are captured.
@@ -119,7 +125,7 @@ macro_rules! keyword_enum {
     };
 }
 
-keyword_enum!(Opening { None => "none", Pro => "pro", LongPro => "long-pro", Swap => "swap", Swap2 => "swap2" });
+keyword_enum!(Opening { None => "none", Pro => "pro", LongPro => "long-pro", Swap => "swap", Swap2 => "swap2", Taraguchi10 => "taraguchi-10", Soosorv8 => "soosorv-8" });
 keyword_enum!(Captures { None => "none", Pairs => "pairs", PairsAndTriples => "pairs-and-triples" });
 keyword_enum!(SelfCapture { None => "none", Capture => "capture", Forbidden => "forbidden" });
 
@@ -199,6 +205,9 @@ pub enum Conflict {
     /// An opening Renju does not use (pro, long-pro, swap).
     #[error("opening={0} is not a Renju opening (use taraguchi-10, soosorv-8, swap2 or none)")]
     NotARenjuOpening(Opening),
+    /// A Renju opening (taraguchi-10, soosorv-8) with another preset.
+    #[error("opening={0} is a Renju opening: use it with the renju preset")]
+    RenjuOpeningNeedsRenju(Opening),
 }
 
 fn renju_fixed_reason(key: &str) -> &'static str {
@@ -311,10 +320,15 @@ impl Given {
             }
             "opening" => {
                 dup(self.opening.is_some())?;
-                self.opening =
-                    Some(Opening::parse(value).ok_or_else(|| {
-                        bad("opening", value, "none, pro, long-pro, swap or swap2")
-                    })?);
+                // Soosõrv is also accepted with its Estonian letter.
+                let plain = value.replace(['õ', 'Õ'], "o");
+                self.opening = Some(Opening::parse(&plain).ok_or_else(|| {
+                    bad(
+                        "opening",
+                        value,
+                        "none, pro, long-pro, swap, swap2, taraguchi-10 or soosorv-8",
+                    )
+                })?);
             }
             "captures" => {
                 dup(self.captures.is_some())?;
@@ -422,10 +436,12 @@ impl RuleSet {
             Preset::Pente => (19, Captures::Pairs, true, Opening::Pro),
             Preset::Keryo => (19, Captures::PairsAndTriples, true, Opening::Pro),
             // White's overline wins; black's can never be made (it is forbidden).
-            Preset::Renju => (15, Captures::None, true, Opening::None),
+            Preset::Renju => (15, Captures::None, true, Opening::Taraguchi10),
         };
         if preset == Preset::Renju {
             Self::refuse_for_renju(&g)?;
+        } else if let Some(o @ (Opening::Taraguchi10 | Opening::Soosorv8)) = g.opening {
+            return Err(RulesError::Conflict(Conflict::RenjuOpeningNeedsRenju(o)));
         }
         let multiplayer = players > 2;
         let opening = match g.opening {
@@ -708,6 +724,8 @@ impl RuleSet {
             Opening::LongPro => "Opening (long pro): colour 1's first stone on the centre, its second at least 4 points from the centre.".to_string(),
             Opening::Swap => "Opening (swap): the first player places two stones of each colour, then the second player chooses a colour.".to_string(),
             Opening::Swap2 => "Opening (swap2): the first player places three stones (two black, one white); the second player takes black, takes white and places a stone, or places two more and lets the first player choose.".to_string(),
+            Opening::Taraguchi10 => "Opening (Taraguchi-10): the first player (tentative black) places move 1 on the centre; then move 2 within the central 3x3, move 3 within 5x5 and move 4 within 7x7, each placed by whoever then has its colour, and after each the other player may swap colours. After move 4 the player with black either may swap, after which whoever has black places move 5 within 9x9 and the other may swap again, or offers 10 fifth moves anywhere, no two symmetric, of which white chooses one. White then plays move 6 anywhere.".to_string(),
+            Opening::Soosorv8 => "Opening (Soosorv-8): the first player (tentative black) places moves 1-3 (centre, within 3x3, within 5x5: one of the 26 openings); the other may swap. White places move 4 anywhere and declares a number from 1 to 8; black may swap. Black then offers that many fifth moves, no two symmetric, and white chooses one and plays move 6.".to_string(),
         });
         lines.push("A full board with no winner is a draw.".to_string());
         lines.join("\n")

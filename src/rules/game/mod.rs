@@ -9,13 +9,15 @@ mod cells;
 mod opening;
 mod outcome;
 mod renju;
+mod tournament;
 mod undo;
 mod wins;
 
-pub use action::{Action, MoveError, PlayError};
+pub use action::{Action, Candidates, MAX_CANDIDATES, MoveError, OfferProblem, PlayError};
 pub use opening::Phase;
 pub use outcome::{Colours, Line, MoveReport, Removed, Status, WinReason};
 pub use renju::ForbiddenShape;
+pub use tournament::Symmetry;
 
 use capture::Claims;
 use cells::{CELLS, EMPTY, WALL, idx, is_stone, point_at};
@@ -38,6 +40,10 @@ struct State {
     last: Option<u16>,
     /// Colours that left the game ([`Action::Retire`]).
     retired: Colours,
+    /// Soosõrv-8: the declared number of fifth moves (0 before the declaration).
+    declared: u8,
+    /// Renju openings: the fifth moves offered, until white chooses one.
+    offers: Option<Candidates>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -88,7 +94,7 @@ impl Game {
         }
         let phase = match rules.opening {
             Opening::Swap => Phase::Placing { seat: 1, until: 4 },
-            Opening::Swap2 => Phase::Placing { seat: 1, until: 3 },
+            Opening::Swap2 | Opening::Soosorv8 => Phase::Placing { seat: 1, until: 3 },
             _ => Phase::Playing,
         };
         Game {
@@ -107,6 +113,8 @@ impl Game {
                 pending: None,
                 last: None,
                 retired: Colours::EMPTY,
+                declared: 0,
+                offers: None,
             },
             record: Vec::new(),
             undo: Vec::new(),
@@ -210,10 +218,12 @@ impl Game {
         if self.is_over() {
             return None;
         }
-        Some(match self.state.phase {
-            Phase::Placing { seat, .. } | Phase::Choosing { seat, .. } => seat,
-            Phase::Playing => self.seat_of_colour(self.state.to_move),
-        })
+        Some(
+            self.state
+                .phase
+                .seat()
+                .unwrap_or_else(|| self.seat_of_colour(self.state.to_move)),
+        )
     }
     /// The colours that left the game ([`Action::Retire`]): skipped in turn order.
     pub fn retired(&self) -> Colours {
@@ -268,6 +278,27 @@ impl Game {
         self.check_shape(action)?;
         match (self.state.phase, action) {
             (Phase::Playing, Action::Place(p)) => self.play(p, action),
+            (
+                Phase::SwapOrKeep { .. }
+                | Phase::Declaring { .. }
+                | Phase::Offering { .. }
+                | Phase::Selecting { .. },
+                _,
+            )
+            | (
+                _,
+                Action::Swap
+                | Action::Keep
+                | Action::Declare(_)
+                | Action::Offer(_)
+                | Action::Choose(_),
+            ) => {
+                self.check_tournament(action)?;
+                match action {
+                    Action::Choose(p) => self.play(p, action),
+                    _ => Ok(self.apply_tournament(action)),
+                }
+            }
             (_, Action::Retire(colour)) => {
                 self.check_retire(colour)?;
                 let before = self.state;
@@ -299,6 +330,7 @@ impl Game {
                 if self.cells.get(i).copied() != Some(EMPTY) {
                     return Err(PlayError::Occupied(p));
                 }
+                self.opening_check(p)?;
                 let colour = self.state.to_move;
                 self.renju_check(p, colour)?;
                 let before = self.state;
@@ -307,9 +339,16 @@ impl Game {
                 self.state.last = Some(i as u16);
                 self.state.to_move = self.rules.next_colour(colour);
                 if self.state.placed >= u16::from(until) {
-                    self.state.phase = Phase::Choosing {
-                        seat: 3 - seat,
-                        may_place: self.rules.opening == Opening::Swap2 && until == 3,
+                    self.state.phase = if self.rules.opening == Opening::Soosorv8 {
+                        Phase::SwapOrKeep {
+                            seat: 3 - seat,
+                            may_offer: false,
+                        }
+                    } else {
+                        Phase::Choosing {
+                            seat: 3 - seat,
+                            may_place: self.rules.opening == Opening::Swap2 && until == 3,
+                        }
                     };
                 }
                 self.commit(before, Some(i), self.removed_log.len(), action);
@@ -406,7 +445,9 @@ impl Game {
         if self.cells.get(i).copied() != Some(EMPTY) {
             return Err(PlayError::Occupied(p));
         }
-        self.opening_check(p)?;
+        if matches!(action, Action::Place(_)) {
+            self.opening_check(p)?;
+        }
         let colour = self.state.to_move;
         self.renju_check(p, colour)?;
         let mut claims = Claims::new();
@@ -427,6 +468,12 @@ impl Game {
         let removed = self.resolve(claims.as_slice());
         let credited = removed.iter().any(|r| r.credited_to.is_some());
         self.settle(i, colour, &removed, credited);
+        if matches!(action, Action::Choose(_)) {
+            self.state.offers = None;
+        }
+        if !self.is_over() {
+            self.state.phase = self.phase_after_stone(action);
+        }
         self.commit(before, Some(i), removed_from, action);
         Ok(MoveReport {
             action,
@@ -454,6 +501,22 @@ impl Game {
             Phase::Placing { .. } | Phase::Playing => self
                 .points()
                 .map(Action::Place)
+                .filter(|&a| self.check(a).is_ok())
+                .collect(),
+            // Every set of candidates cannot be listed: one valid offer stands for them.
+            Phase::SwapOrKeep { may_offer, .. } => {
+                let mut v = vec![Action::Swap, Action::Keep];
+                if may_offer {
+                    v.extend(self.sample_offer().map(Action::Offer));
+                }
+                v
+            }
+            Phase::Declaring { .. } => (1..=8).map(Action::Declare).collect(),
+            Phase::Offering { .. } => self.sample_offer().map(Action::Offer).into_iter().collect(),
+            Phase::Selecting { .. } => self
+                .offered()
+                .iter()
+                .map(|&p| Action::Choose(p))
                 .filter(|&a| self.check(a).is_ok())
                 .collect(),
         }
@@ -496,10 +559,35 @@ impl Game {
                 }
                 Ok(())
             }
+            (
+                Phase::SwapOrKeep { .. }
+                | Phase::Declaring { .. }
+                | Phase::Offering { .. }
+                | Phase::Selecting { .. },
+                _,
+            )
+            | (
+                _,
+                Action::Swap
+                | Action::Keep
+                | Action::Declare(_)
+                | Action::Offer(_)
+                | Action::Choose(_),
+            ) => {
+                self.check_tournament(action)?;
+                if let Action::Choose(p) = action {
+                    if self.cells.get(idx(p)).copied() != Some(EMPTY) {
+                        return Err(PlayError::Occupied(p));
+                    }
+                    self.renju_check(p, self.state.to_move)?;
+                }
+                Ok(())
+            }
             (Phase::Placing { .. }, Action::Place(p)) => {
                 if self.cells.get(idx(p)).copied() != Some(EMPTY) {
                     return Err(PlayError::Occupied(p));
                 }
+                self.opening_check(p)?;
                 self.renju_check(p, self.state.to_move)
             }
             (_, Action::Retire(colour)) => self.check_retire(colour),
