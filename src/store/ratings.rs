@@ -46,20 +46,23 @@ pub enum Family {
     Pente,
     /// Keryo-Pente: pairs and triples are captured.
     Keryo,
+    /// Renju: black's forbidden points make it a game of its own.
+    Renju,
 }
 
 /// Why a text is not a family.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a game family (expected gomoku, gomoku-standard, pente or keryo)")]
+#[error("`{0}` is not a game family (expected gomoku, gomoku-standard, pente, keryo or renju)")]
 pub struct UnknownFamily(pub String);
 
 impl Family {
     /// Every family, in menu order.
-    pub const ALL: [Family; 4] = [
+    pub const ALL: [Family; 5] = [
         Family::Gomoku,
         Family::GomokuStandard,
         Family::Pente,
         Family::Keryo,
+        Family::Renju,
     ];
 
     /// The family a rule set is rated in.
@@ -69,8 +72,11 @@ impl Family {
     /// wins. A customised rule set is rated with the preset it plays like, not the one it
     /// was made from: `gomoku captures=pairs` is rated as Pente and `pente captures=none` as
     /// Gomoku. Board size, opening, row length, capture target and the other options are
-    /// variants inside a family.
+    /// variants inside a family. Renju (whatever its opening) is a family of its own.
     pub fn of(rules: &RuleSet) -> Family {
+        if rules.is_renju() {
+            return Family::Renju;
+        }
         match rules.captures {
             Captures::None if rules.overline_wins => Family::Gomoku,
             Captures::None => Family::GomokuStandard,
@@ -86,6 +92,7 @@ impl Family {
             Preset::GomokuStandard => Family::GomokuStandard,
             Preset::Pente => Family::Pente,
             Preset::Keryo => Family::Keryo,
+            Preset::Renju => Family::Renju,
         }
     }
 
@@ -96,6 +103,7 @@ impl Family {
             Family::GomokuStandard => "gomoku-standard",
             Family::Pente => "pente",
             Family::Keryo => "keryo",
+            Family::Renju => "renju",
         }
     }
 
@@ -106,6 +114,7 @@ impl Family {
             Family::GomokuStandard => Preset::GomokuStandard,
             Family::Pente => Preset::Pente,
             Family::Keryo => Preset::Keryo,
+            Family::Renju => Preset::Renju,
         }
     }
 }
