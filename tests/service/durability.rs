@@ -150,7 +150,7 @@ async fn migrations_apply_to_an_empty_database_and_are_idempotent() {
         ]
     );
     let applied = migrations_applied(&mut conn).await;
-    let files = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations"))
+    let files = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/sqlite"))
         .expect("migrations directory")
         .filter(|e| {
             e.as_ref()
