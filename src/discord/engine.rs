@@ -90,14 +90,17 @@ impl ThinkPool {
 }
 
 /// Lowers the calling thread's scheduling priority (Linux: nice 10 for this thread alone), so
-/// that the engine yields the CPU to the threads that answer members.
+/// that the engine yields the CPU to the threads that answer members. A process that already
+/// runs nicer than 10 keeps its own value: run as root, a plain `setpriority(10)` would raise
+/// the engine above the threads that answer members.
 #[cfg(target_os = "linux")]
 fn lower_priority() {
-    // SAFETY: gettid has no preconditions; setpriority only reads its arguments, and with
-    // PRIO_PROCESS and a thread id it changes that one thread's nice value.
+    // SAFETY: gettid has no preconditions; getpriority and setpriority only read their
+    // arguments, and with PRIO_PROCESS and a thread id they concern that one thread.
     let failed = unsafe {
         let tid = libc::gettid();
-        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 10) != 0
+        let current = libc::getpriority(libc::PRIO_PROCESS, tid as libc::id_t);
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, current.max(10)) != 0
     };
     if failed {
         debug!("could not lower an engine thread's priority");
