@@ -44,6 +44,7 @@ mod error;
 mod memo;
 mod offers;
 mod ratings;
+mod tournaments;
 mod view;
 
 use std::collections::HashMap;
@@ -63,6 +64,11 @@ pub use ratings::{
     Family, GameOutcome, HISTORY_LENGTH, HistoryEntry, LEADERBOARD_PAGE, LeaderboardPage,
     MIN_STONES_EACH, PlayerRatings, Ranked, Rating, RatingChange, START_RATING, Unrated,
 };
+pub use tournaments::{
+    Announcement, Left, MAX_NAME_CHARS, MAX_ROUND_ROBIN_PLAYERS, MAX_SWISS_PLAYERS,
+    MAX_SWISS_ROUNDS, MIN_PLAYERS, StandingLine, StandingsView, Tournament, TournamentBoard,
+    TournamentEntry, TournamentError, TournamentRequest,
+};
 pub use view::{
     Acceptance, Actor, ChallengeRequest, GameSummary, GameView, Played, PlayerEntry, SeatView,
 };
@@ -70,7 +76,8 @@ pub use view::{
 pub use crate::store::{
     Challenge, ChallengeId, ChallengeStatus, ChannelId, GameId, GameResult, GameStatus, GuildId,
     GuildSettings, MessageId, Notify, Offer, OfferId, OfferKind, OfferStatus, Preferences,
-    ResultReason, StorageError, StorageErrorKind, TimeControl, Timestamp, UserId, UserInfo,
+    ResultReason, StorageError, StorageErrorKind, TimeControl, Timestamp, TournamentId,
+    TournamentRow, TournamentStatus, UserId, UserInfo,
 };
 
 use crate::rules::{Action, Colours, Game, Status};

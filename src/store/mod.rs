@@ -15,6 +15,7 @@ mod engine;
 mod model;
 mod offers;
 pub mod ratings;
+mod tournaments;
 
 use std::str::FromStr;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -36,6 +37,10 @@ pub use model::{
 use model::{colours_from_mask, colours_to_mask};
 pub use offers::{Offer, OfferId, OfferInsert, OfferKind, OfferStatus};
 pub use ratings::{Family, Ranked, Rating, RatingChange, Scope, Unrated};
+pub use tournaments::{
+    BoardRow, EntryRow, Joined, NewTournament, PlannedBoard, Seeding, StoredTournament,
+    TournamentId, TournamentRow, TournamentStatus,
+};
 
 use crate::rules::RuleSet;
 
@@ -599,6 +604,8 @@ async fn append_in(tx: &mut Tx, action: &NewAction) -> Result<(), AppendError> {
         // Rated or not (and why) is read back later from `rating_changes`.
         let _rated =
             ratings::rate_finished_game(tx, action.game, result.winners, action.at).await?;
+        // A tournament game's board gets its result in the same transaction.
+        tournaments::record_board_result(tx, action.game, result).await?;
     }
     Ok(())
 }

@@ -65,7 +65,7 @@ pub fn rounds(players: usize, games_per_pairing: u8) -> u32 {
     if players < 2 {
         return 0;
     }
-    let per_cycle = if players % 2 == 0 {
+    let per_cycle = if players.is_multiple_of(2) {
         players - 1
     } else {
         players

@@ -314,7 +314,7 @@ pub fn pair_round(entrants: &[Entrant], history: &[Board]) -> Result<Round, Pair
 fn seats(hi: &Player, lo: &Player, board: usize) -> (PlayerKey, PlayerKey) {
     let (a, b) = (hi.pref, lo.pref);
     let hi_first = match (a.strength, b.strength) {
-        (Strength::None, Strength::None) => board % 2 == 0,
+        (Strength::None, Strength::None) => board.is_multiple_of(2),
         _ if a.seat != b.seat => {
             if a.strength >= b.strength {
                 a.seat == 1
