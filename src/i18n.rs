@@ -89,7 +89,8 @@ const SOURCES: &[(Lang, &str, &str)] = &sources!(
     "social.ftl",
     "clocks.ftl",
     "ratings.ftl",
-    "engine.ftl"
+    "engine.ftl",
+    "tournaments.ftl"
 );
 
 /// All translations, loaded once; cheap to share between threads.
