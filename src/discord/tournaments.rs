@@ -1220,7 +1220,7 @@ async fn post_announcement(http: &Http, service: &Service, i18n: &I18n, a: &Anno
             "tournament-final-title",
             &[
                 ("name", plain(&t.row.name).into()),
-                ("rounds", t.row.total_rounds.unwrap_or(0).into()),
+                ("rounds", t.row.round.saturating_sub(1).into()),
             ],
         ));
         lines.push(i18n.tr(
@@ -1255,7 +1255,7 @@ async fn post_announcement(http: &Http, service: &Service, i18n: &I18n, a: &Anno
     if final_post {
         lines.push(String::new());
         lines.push(i18n.get(lang, "tournament-all-games"));
-        for r in 1..=t.row.total_rounds.unwrap_or(0) {
+        for r in 1..t.row.round {
             let games: Vec<String> = t
                 .round_boards(r)
                 .iter()

@@ -228,10 +228,11 @@ pub struct Announcement {
 }
 
 impl Announcement {
-    /// Whether this is the final result rather than a round's start.
+    /// Whether this is the final result rather than a round's start (a Swiss tournament may
+    /// end before its last round when fewer than two players are left).
     pub fn is_final(&self) -> bool {
-        self.standings.tournament.row.status == TournamentStatus::Finished
-            && self.round > self.standings.tournament.row.total_rounds.unwrap_or(0)
+        let row = &self.standings.tournament.row;
+        row.status == TournamentStatus::Finished && self.round >= row.round
     }
 }
 
@@ -849,11 +850,18 @@ impl Service {
                 withdrawn: p.withdrawn_round.is_some(),
             })
             .collect();
-        let table = standings::standings(t.row.format, &participants, &t.history());
+        // The standings after the complete rounds: a bye or forfeit of the round being played
+        // counts once that round is over, like its games.
         let last = t.boards.iter().map(|b| b.round).max().unwrap_or(0);
         let rounds_complete = (1..=last)
-            .filter(|&r| t.round_boards(r).iter().all(|b| b.result.is_some()))
+            .take_while(|&r| t.round_boards(r).iter().all(|b| b.result.is_some()))
             .count() as u32;
+        let history: Vec<Board> = t
+            .history()
+            .into_iter()
+            .filter(|b| b.round <= rounds_complete)
+            .collect();
+        let table = standings::standings(t.row.format, &participants, &history);
         let lines = table
             .into_iter()
             .map(|standing| StandingLine {

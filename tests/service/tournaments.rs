@@ -607,3 +607,42 @@ async fn refusals_are_precise_and_change_nothing() {
         TournamentError::Multiplayer
     );
 }
+
+#[tokio::test]
+async fn a_swiss_ends_early_when_fewer_than_two_players_are_left() {
+    let env = Env::new().await;
+    let svc = &env.svc;
+    let mut req = request(Format::Swiss);
+    req.rounds = Some(2);
+    let t = create_with(svc, req, 3).await;
+    let id = t.row.id;
+    svc.start_tournament(&at(player(1)), id, false)
+        .await
+        .unwrap();
+    // Round 1: one game and a bye. Both players of the game withdraw during it.
+    let (_, games) = round_games(svc, id).await;
+    assert_eq!(games.len(), 1);
+    let (a, b) = (seat_user(&games[0], 1), seat_user(&games[0], 2));
+    let first = svc.leave_tournament(&at(player(a)), id).await.unwrap();
+    assert!(first.resigned.is_some());
+    assert!(
+        svc.leave_tournament(&at(player(b)), id)
+            .await
+            .unwrap()
+            .resigned
+            .is_none()
+    );
+    // The resignation completed round 1; with one player left the tournament ends.
+    assert_eq!(svc.advance_tournaments().await.unwrap(), vec![id]);
+    let t = svc.tournament(GuildId(GUILD), id).await.unwrap();
+    assert_eq!((t.row.status, t.row.round), (TournamentStatus::Finished, 2));
+    let claims = svc.claim_announcements(Some(id), LEASE).await.unwrap();
+    assert_eq!(claims.len(), 1);
+    assert!(claims[0].is_final());
+    assert_eq!(claims[0].standings.rounds_complete, 1);
+    // The bye and the win by resignation are worth a point each, with nothing to tell them
+    // apart: the player with the bye and the one who won (withdrawn since) share first place.
+    let winners = claims[0].standings.winners();
+    assert_eq!(winners.len(), 2, "{winners:?}");
+    assert!(winners.contains(&UserId(b)) && !winners.contains(&UserId(a)));
+}
