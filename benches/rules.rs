@@ -1,11 +1,14 @@
-//! Random playouts: how many moves per second the rules core applies (captures and win checks included).
+//! Random playouts: how many moves per second the rules core applies (captures and win checks
+//! included; Renju's forbidden-point test on every black move next to freestyle Gomoku), and how
+//! long listing Renju's forbidden points of a 60-stone position takes.
 //!
-//! Run with `cargo bench --bench rules`; criterion reports the throughput in elements (moves) per second.
+//! Run with `cargo bench --bench rules`; criterion reports the throughput in elements (moves,
+//! or positions) per second.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use gomoku_bot::rules::{Action, Game, RuleSet};
+use gomoku_bot::rules::{Action, Game, Point, RuleSet};
 
 /// Moves applied per measured iteration.
 const MOVES: u64 = 20_000;
@@ -51,6 +54,7 @@ fn bench_playouts(c: &mut Criterion) {
         "pente",
         "gomoku",
         "keryo self_capture=capture extra_time_capture=on",
+        "renju opening=none",
     ] {
         let template = Game::new(RuleSet::from_spec(spec).expect("valid spec"));
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
@@ -61,5 +65,50 @@ fn bench_playouts(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_playouts);
+/// Renju positions of 60 stones (30 each, black to move, nobody has won), grown by random legal
+/// moves within 5 points of the centre so that they are dense with threes and fours.
+fn renju_positions(count: usize, rng: &mut Rng) -> Vec<Game> {
+    let template = Game::new(RuleSet::from_spec("renju opening=none").expect("valid spec"));
+    let centre = Point::centre(15);
+    let near: Vec<Point> = template
+        .points()
+        .filter(|p| p.distance(centre) <= 5)
+        .collect();
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut game = template.clone();
+        let mut tries = 0;
+        while game.stone_count() < 60 && !game.is_over() && tries < 10_000 {
+            let p = near[(rng.next() % near.len() as u64) as usize];
+            let _ = game.apply(Action::Place(p));
+            tries += 1;
+        }
+        if !game.is_over() && game.stone_count() == 60 {
+            out.push(game);
+        }
+    }
+    out
+}
+
+fn bench_forbidden_points(c: &mut Criterion) {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let positions = renju_positions(32, &mut rng);
+    let listed: usize = positions.iter().map(|g| g.forbidden_points().len()).sum();
+    eprintln!(
+        "{} positions of 60 stones, {listed} forbidden points in all",
+        positions.len()
+    );
+    let mut group = c.benchmark_group("renju forbidden points");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("60 stones", |b| {
+        b.iter(|| {
+            for g in &positions {
+                black_box(g.forbidden_points());
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_playouts, bench_forbidden_points);
 criterion_main!(benches);

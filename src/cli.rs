@@ -14,6 +14,9 @@ pub struct ReplayError {
     pub token: String,
     /// A stable code (DESIGN.md section 3).
     pub code: &'static str,
+    /// A finer reason for some codes (`forbidden_renju`: the shape); left out when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<&'static str>,
 }
 
 /// `replay`'s output, field for field as DESIGN.md section 3 fixes it.
@@ -35,6 +38,9 @@ pub struct ReplayOutput {
     pub board: Vec<String>,
     /// The seat playing each colour.
     pub seat_of_colour: Vec<u8>,
+    /// The empty points where the player to move may not play (Renju's forbidden points,
+    /// `self_capture=forbidden`), sorted by column then row; empty when there are none.
+    pub forbidden: Vec<String>,
     /// The refused token, if any.
     pub error: Option<ReplayError>,
 }
@@ -97,10 +103,12 @@ pub fn replay_output(game: &Game, error: Option<(usize, String, MoveError)>) -> 
         seat_of_colour: (1..=game.rules().players)
             .map(|c| game.seat_of_colour(c))
             .collect(),
+        forbidden: game.forbidden_points().iter().map(|p| p.name()).collect(),
         error: error.map(|(index, token, e)| ReplayError {
             index,
             token,
             code: e.code(),
+            detail: e.detail(),
         }),
     }
 }
@@ -136,6 +144,7 @@ mod tests {
             "moves_applied",
             "board",
             "seat_of_colour",
+            "forbidden",
             "error",
         ];
         let mut at = 0;
@@ -160,7 +169,8 @@ mod tests {
             Some(ReplayError {
                 index: 2,
                 token: "K10".into(),
-                code: "occupied"
+                code: "occupied",
+                detail: None,
             })
         );
     }

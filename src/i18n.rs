@@ -90,6 +90,7 @@ const SOURCES: &[(Lang, &str, &str)] = &sources!(
     "clocks.ftl",
     "ratings.ftl",
     "engine.ftl",
+    "renju.ftl",
     "tournaments.ftl"
 );
 
@@ -313,12 +314,18 @@ pub mod rules_text {
             lines.push(i18n.get(lang, "rules-teams"));
         }
         lines.push(i18n.get(lang, "rules-turns"));
-        let line_key = if r.overline_wins {
-            "rules-line-or-more"
+        if r.is_renju() {
+            lines.push(i18n.get(lang, "rules-renju-win"));
+            lines.push(i18n.get(lang, "rules-renju-forbidden"));
+            lines.push(i18n.get(lang, "rules-renju-three"));
         } else {
-            "rules-line-exact"
-        };
-        lines.push(i18n.tr(lang, line_key, &[("line", r.line.into())]));
+            let line_key = if r.overline_wins {
+                "rules-line-or-more"
+            } else {
+                "rules-line-exact"
+            };
+            lines.push(i18n.tr(lang, line_key, &[("line", r.line.into())]));
+        }
         if r.captures == Captures::None {
             lines.push(i18n.get(lang, "rules-no-captures"));
         } else {

@@ -29,7 +29,7 @@ enum Command {
     },
     /// Replays a move list and prints the resulting position as one JSON object.
     Replay {
-        /// The preset: gomoku, gomoku-standard, pente or keryo.
+        /// The preset: gomoku, gomoku-standard, pente, keryo or renju.
         #[arg(long)]
         rules: String,
         /// An option as key=value (repeatable), e.g. --set size=13.
@@ -41,7 +41,7 @@ enum Command {
     },
     /// Draws a position as a PNG and/or the whole game as an animated GIF.
     Render {
-        /// The preset: gomoku, gomoku-standard, pente or keryo.
+        /// The preset: gomoku, gomoku-standard, pente, keryo or renju.
         #[arg(long)]
         rules: String,
         /// An option as key=value (repeatable), e.g. --set size=13.
@@ -74,7 +74,7 @@ enum Command {
     },
     /// Plays the Gomocup "pbrain" protocol on stdin/stdout (see README.md, "pbrain").
     Pbrain {
-        /// The preset: gomoku, gomoku-standard, pente or keryo.
+        /// The preset: gomoku, gomoku-standard, pente, keryo or renju.
         #[arg(long, default_value = "gomoku")]
         rules: String,
         /// An option as key=value (repeatable), e.g. --set size=19.
@@ -86,7 +86,7 @@ enum Command {
     },
     /// Plays engine levels against each other and prints the score, Elo and move times.
     Arena {
-        /// The preset: gomoku, gomoku-standard, pente or keryo.
+        /// The preset: gomoku, gomoku-standard, pente, keryo or renju.
         #[arg(long)]
         rules: String,
         /// An option as key=value (repeatable), e.g. --set size=13.

@@ -166,3 +166,37 @@ fn rules_are_printed_in_words() {
     assert!(text.contains("capture 12 stones"), "{text}");
     assert_eq!(run(&["rules", "chess"]).status.code(), Some(2));
 }
+
+#[test]
+fn renju_lists_black_forbidden_points_and_refuses_them_with_the_shape() {
+    // Black F8 G8 H9 H10 (white far away): H8 would make two open threes.
+    let moves = "F8 A15 G8 D15 H9 G15 H10 L15";
+    let (v, code) = replay(&[
+        "--rules",
+        "renju",
+        "--set",
+        "opening=none",
+        "--moves",
+        moves,
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(v["forbidden"], serde_json::json!(["H8"]));
+    let (v, code) = replay(&[
+        "--rules",
+        "renju",
+        "--set",
+        "opening=none",
+        "--moves",
+        &format!("{moves} H8"),
+    ]);
+    assert_eq!(code, 3);
+    assert_eq!(v["error"]["code"], "forbidden_renju");
+    assert_eq!(v["error"]["detail"], "double_three");
+    assert_eq!(v["moves_applied"], 8);
+    // White to move: no forbidden points; other rule sets list none and add no detail.
+    let (v, _) = replay(&["--rules", "renju", "--set", "opening=none", "--moves", "H8"]);
+    assert_eq!(v["forbidden"], serde_json::json!([]));
+    let (v, _) = replay(&["--rules", "pente", "--moves", "K10 K10"]);
+    assert_eq!(v["forbidden"], serde_json::json!([]));
+    assert!(v["error"].get("detail").is_none(), "{v}");
+}

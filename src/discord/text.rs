@@ -53,6 +53,18 @@ pub fn play_error_text(i18n: &I18n, lang: Lang, e: &PlayError) -> String {
             "err-forbidden-self-capture",
             &[("point", p.name().into())],
         ),
+        PlayError::ForbiddenRenju { point, shape } => i18n.tr(
+            lang,
+            "err-forbidden-renju",
+            &[
+                ("point", point.name().into()),
+                (
+                    "shape",
+                    i18n.get(lang, &format!("renju-shape-{}", shape.name()))
+                        .into(),
+                ),
+            ],
+        ),
         PlayError::GameOver => i18n.get(lang, "err-game-over"),
         PlayError::OffBoard(p) => i18n.tr(lang, "err-off-board", &[("point", p.name().into())]),
         PlayError::NoSuchColour(_) => i18n.get(lang, "err-bad-choice"),
@@ -129,6 +141,9 @@ pub fn error_text(i18n: &I18n, lang: Lang, e: &ServiceError) -> String {
 /// Why a rule set was refused, in words.
 pub fn rules_error_text(i18n: &I18n, lang: Lang, e: &RulesError) -> String {
     match e {
+        RulesError::Conflict(Conflict::RenjuFixes(key)) => {
+            i18n.tr(lang, "err-rules-renju-fixed", &[("key", (*key).into())])
+        }
         RulesError::Conflict(c) => i18n.get(
             lang,
             match c {
@@ -139,6 +154,8 @@ pub fn rules_error_text(i18n: &I18n, lang: Lang, e: &RulesError) -> String {
                 Conflict::SelfCaptureWithoutCaptures => "err-rules-self-capture-captures",
                 Conflict::ExtraTimeWithoutCaptures => "err-rules-extra-time-captures",
                 Conflict::MixedCapturesNeedMultiplayer => "err-rules-mixed-players",
+                Conflict::NotARenjuOpening(_) => "err-rules-renju-opening",
+                Conflict::RenjuFixes(_) => "err-rules-renju-fixed",
             },
         ),
         other => i18n.tr(

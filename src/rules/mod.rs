@@ -9,8 +9,8 @@ pub mod record;
 mod ruleset;
 
 pub use game::{
-    Action, Colours, Game, Line, MoveError, MoveReport, Phase, PlayError, Removed, Status,
-    WinReason,
+    Action, Colours, ForbiddenShape, Game, Line, MoveError, MoveReport, Phase, PlayError, Removed,
+    Status, WinReason,
 };
 pub use point::{MAX_SIZE, Point, PointError, column_letter};
 pub use ruleset::{
@@ -19,5 +19,7 @@ pub use ruleset::{
 
 #[cfg(test)]
 mod proptests;
+#[cfg(test)]
+mod renju_tests;
 #[cfg(test)]
 mod tests;

@@ -21,6 +21,8 @@ const SPECS: &[&str] = &[
     "pente players=4 teams=on extra_time_capture=on size=13",
     "gomoku players=4 size=9",
     "keryo size=9 capture_win=6 self_capture=capture extra_time_capture=on",
+    "renju opening=none",
+    "renju opening=swap2 size=9",
 ];
 
 fn check_invariants(g: &Game) -> Result<(), TestCaseError> {

@@ -122,6 +122,7 @@ impl GameRecord {
             Preset::Pente => "Pente",
             Preset::Keryo if r.opening == Opening::Swap2 => "Swap2-Keryo",
             Preset::Keryo => "Keryo-Pente",
+            Preset::Renju => "Renju",
         }
     }
 
@@ -618,6 +619,7 @@ fn rules_for_pente_org_game(name: &str) -> Result<RuleSet, RulesError> {
         "pente" => (Preset::Pente, &[]),
         "keryo-pente" | "keryo" => (Preset::Keryo, &[]),
         "gomoku" => (Preset::Gomoku, &[]),
+        "renju" => (Preset::Renju, &[]),
         "boat-pente" => (Preset::Pente, &["extra_time_capture=on"]),
         "poof-pente" => (Preset::Pente, &["self_capture=capture"]),
         "swap2-pente" => (Preset::Pente, &["opening=swap2"]),

@@ -18,15 +18,19 @@ pub enum Preset {
     Pente,
     /// Keryo-Pente: Pente where triples are captured too, 15 captured stones win.
     Keryo,
+    /// Renju: 15x15, black may not make an overline, a double four or a double three (and
+    /// wins with exactly five), white wins with five or more (DESIGN.md section 2b).
+    Renju,
 }
 
 impl Preset {
     /// Every preset, in the order menus show them.
-    pub const ALL: [Preset; 4] = [
+    pub const ALL: [Preset; 5] = [
         Preset::Gomoku,
         Preset::GomokuStandard,
         Preset::Pente,
         Preset::Keryo,
+        Preset::Renju,
     ];
 
     /// The preset's name as typed on the command line.
@@ -36,6 +40,7 @@ impl Preset {
             Preset::GomokuStandard => "gomoku-standard",
             Preset::Pente => "pente",
             Preset::Keryo => "keryo",
+            Preset::Renju => "renju",
         }
     }
 }
@@ -137,7 +142,7 @@ pub const OPTION_KEYS: [&str; 11] = [
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum RulesError {
     /// The preset name is not one of [`Preset::ALL`].
-    #[error("unknown preset `{0}` (expected gomoku, gomoku-standard, pente or keryo)")]
+    #[error("unknown preset `{0}` (expected gomoku, gomoku-standard, pente, keryo or renju)")]
     UnknownPreset(String),
     /// The option key is not one of [`OPTION_KEYS`].
     #[error("unknown option `{0}` (expected one of: {keys})", keys = OPTION_KEYS.join(", "))]
@@ -187,6 +192,23 @@ pub enum Conflict {
     /// `mixed_captures` only means something with 3-4 players.
     #[error("mixed_captures=on means something only with 3 or 4 players")]
     MixedCapturesNeedMultiplayer,
+    /// Renju fixes this option (its key is named): no captures, two players, five in a row,
+    /// its own overline rule, and its own openings.
+    #[error("renju does not allow changing `{0}`: {why}", why = renju_fixed_reason(.0))]
+    RenjuFixes(&'static str),
+    /// An opening Renju does not use (pro, long-pro, swap).
+    #[error("opening={0} is not a Renju opening (use taraguchi-10, soosorv-8, swap2 or none)")]
+    NotARenjuOpening(Opening),
+}
+
+fn renju_fixed_reason(key: &str) -> &'static str {
+    match key {
+        "players" => "it is a game for two players",
+        "teams" => "it is a game for two players",
+        "line" => "a row of five wins",
+        "overline" => "an overline is forbidden for black and wins for white",
+        _ => "it has no captures",
+    }
 }
 
 /// A complete, validated rule set.
@@ -399,7 +421,12 @@ impl RuleSet {
             Preset::GomokuStandard => (15, Captures::None, false, Opening::None),
             Preset::Pente => (19, Captures::Pairs, true, Opening::Pro),
             Preset::Keryo => (19, Captures::PairsAndTriples, true, Opening::Pro),
+            // White's overline wins; black's can never be made (it is forbidden).
+            Preset::Renju => (15, Captures::None, true, Opening::None),
         };
+        if preset == Preset::Renju {
+            Self::refuse_for_renju(&g)?;
+        }
         let multiplayer = players > 2;
         let opening = match g.opening {
             Some(o) if multiplayer && o != Opening::None => {
@@ -463,6 +490,50 @@ impl RuleSet {
             extra_time_capture,
             mixed_captures,
         })
+    }
+
+    /// Renju's fixed options may be given only with the value Renju has.
+    fn refuse_for_renju(g: &Given) -> Result<(), RulesError> {
+        let fixed = |key: &'static str| Err(RulesError::Conflict(Conflict::RenjuFixes(key)));
+        if g.players.is_some_and(|p| p != 2) {
+            return fixed("players");
+        }
+        if g.teams == Some(true) {
+            return fixed("teams");
+        }
+        if g.line.is_some_and(|l| l != 5) {
+            return fixed("line");
+        }
+        // Renju's own value is written `wins` (white's overline wins; black's is forbidden).
+        if g.overline_wins == Some(false) {
+            return fixed("overline");
+        }
+        if g.captures.is_some_and(|c| c != Captures::None) {
+            return fixed("captures");
+        }
+        if g.capture_win.is_some_and(|c| c != 0) {
+            return fixed("capture_win");
+        }
+        if g.self_capture.is_some_and(|c| c != SelfCapture::None) {
+            return fixed("self_capture");
+        }
+        if g.extra_time_capture == Some(true) {
+            return fixed("extra_time_capture");
+        }
+        if g.mixed_captures == Some(true) {
+            return fixed("mixed_captures");
+        }
+        match g.opening {
+            Some(o @ (Opening::Pro | Opening::LongPro | Opening::Swap)) => {
+                Err(RulesError::Conflict(Conflict::NotARenjuOpening(o)))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether these are Renju's rules: black's forbidden points, black wins with exactly five.
+    pub fn is_renju(&self) -> bool {
+        self.preset == Preset::Renju
     }
 
     /// Every option as `(key, value)`, in [`OPTION_KEYS`] order.
@@ -553,6 +624,7 @@ impl RuleSet {
             Preset::GomokuStandard => "Gomoku (standard)",
             Preset::Pente => "Pente",
             Preset::Keryo => "Keryo-Pente",
+            Preset::Renju => "Renju",
         };
         lines.push(format!(
             "{name} on a {s}x{s} board, {p} players{t}.",
@@ -568,19 +640,27 @@ impl RuleSet {
             "Players take turns placing one stone on an empty point; colour 1 (black) moves first."
                 .to_string(),
         );
-        let overline = if self.overline_wins {
-            format!("{} or more", self.line)
+        if self.is_renju() {
+            lines.push(
+                "Win: five in a row. Black (who moves first) wins only with exactly five; white wins with five or more."
+                    .to_string(),
+            );
+            lines.push("Black may not play a forbidden point: one that makes an overline (six or more in a row), a double four (two fours at once, also on one line) or a double three (two open threes at once). A move that makes exactly five wins even if it also makes one of these. White has no restrictions.".to_string());
         } else {
-            format!("exactly {}", self.line)
-        };
-        lines.push(format!(
-            "Win: {overline} stones in an unbroken row, horizontally, vertically or diagonally{}.",
-            if self.overline_wins {
-                ""
+            let overline = if self.overline_wins {
+                format!("{} or more", self.line)
             } else {
-                " (a longer row does not win)"
-            }
-        ));
+                format!("exactly {}", self.line)
+            };
+            lines.push(format!(
+                "Win: {overline} stones in an unbroken row, horizontally, vertically or diagonally{}.",
+                if self.overline_wins {
+                    ""
+                } else {
+                    " (a longer row does not win)"
+                }
+            ));
+        }
         match self.captures {
             Captures::None => {
                 lines.push("There are no captures: stones stay where they are.".into())

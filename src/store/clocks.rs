@@ -4,9 +4,10 @@
 //! upsert), so two sweepers running at once, in one process or in two, never both remind a
 //! player of the same turn nor both spend the same hour of vacation.
 
-use sqlx::Row;
+use sqlx::Row as _;
 
-use super::{GameId, StorageError, Store, Timestamp, UserId, small, time_from};
+use super::rows::{small, time_from};
+use super::{GameId, StorageError, Store, Timestamp, UserId};
 use crate::store::TimeControl;
 
 /// An active game with a clock whose player to act has not been reminded of this turn yet.
@@ -39,7 +40,7 @@ impl Store {
     ) -> Result<Vec<ReminderCandidate>, StorageError> {
         let rows = sqlx::query(&format!(
             "SELECT game_id, ply, to_act_seat, days_per_move, minutes_per_move, updated_at, \
-             deadline FROM games WHERE status = 'active' AND deadline > ? AND deadline <= ? \
+             deadline FROM games WHERE status = 'active' AND deadline > $1 AND deadline <= $2 \
              AND to_act_seat IS NOT NULL AND (reminded_ply IS NULL OR reminded_ply <> ply) \
              AND {} ORDER BY deadline",
             super::HUMAN_TO_ACT
@@ -71,8 +72,8 @@ impl Store {
     /// [`StorageError`].
     pub async fn claim_reminder(&self, game: GameId, ply: u32) -> Result<bool, StorageError> {
         let done = sqlx::query(
-            "UPDATE games SET reminded_ply = ? WHERE game_id = ? AND ply = ? \
-             AND status = 'active' AND (reminded_ply IS NULL OR reminded_ply <> ?)",
+            "UPDATE games SET reminded_ply = $1 WHERE game_id = $2 AND ply = $3 \
+             AND status = 'active' AND (reminded_ply IS NULL OR reminded_ply <> $4)",
         )
         .bind(i64::from(ply))
         .bind(game.0)
@@ -89,7 +90,7 @@ impl Store {
     /// [`StorageError`].
     pub async fn vacation_hours_used(&self, user: UserId, year: i32) -> Result<u32, StorageError> {
         let row =
-            sqlx::query("SELECT hours_used FROM vacation_usage WHERE user_id = ? AND year = ?")
+            sqlx::query("SELECT hours_used FROM vacation_usage WHERE user_id = $1 AND year = $2")
                 .bind(user.to_db())
                 .bind(i64::from(year))
                 .fetch_optional(&self.reader)
@@ -129,10 +130,10 @@ impl Store {
         let mut tx = self.begin_write().await?;
         let spent = sqlx::query(
             "INSERT INTO vacation_usage (user_id, year, hours_used, updated_at) \
-             VALUES (?, ?, ?, ?) ON CONFLICT (user_id, year) DO UPDATE \
+             VALUES ($1, $2, $3, $4) ON CONFLICT (user_id, year) DO UPDATE \
              SET hours_used = vacation_usage.hours_used + excluded.hours_used, \
              updated_at = excluded.updated_at \
-             WHERE vacation_usage.hours_used + excluded.hours_used <= ?",
+             WHERE vacation_usage.hours_used + excluded.hours_used <= $5",
         )
         .bind(user.to_db())
         .bind(i64::from(year))
@@ -145,8 +146,8 @@ impl Store {
             return Ok(false);
         }
         let moved = sqlx::query(
-            "UPDATE games SET deadline = ?, sweep_lease = NULL, reminded_ply = ply \
-             WHERE game_id = ? AND ply = ? AND status = 'active'",
+            "UPDATE games SET deadline = $1, sweep_lease = NULL, reminded_ply = ply \
+             WHERE game_id = $2 AND ply = $3 AND status = 'active'",
         )
         .bind(deadline.0)
         .bind(game.0)

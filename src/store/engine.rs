@@ -1,7 +1,7 @@
 //! Games against the computer: started at once (the engine "accepts" in the same
 //! transaction), with the engine's level on the game's row, never rated.
 
-use sqlx::Row;
+use sqlx::Row as _;
 
 use super::{GameId, NewChallenge, StorageError, Store, UserId, UserInfo, upsert_member};
 
@@ -25,7 +25,7 @@ impl Store {
         let id: i64 = sqlx::query(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, rules, \
              players, days_per_move, rated, status, seats_taken, created_at, expires_at) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'open', 2, ?, ?) RETURNING challenge_id",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, FALSE, 'open', 2, $8, $9) RETURNING challenge_id",
         )
         .bind(new.guild.to_db())
         .bind(new.channel.to_db())
@@ -42,7 +42,7 @@ impl Store {
         for (position, user) in [(1, &new.challenger), (2, engine)] {
             sqlx::query(
                 "INSERT INTO challenge_members (challenge_id, user_id, position, joined_at) \
-                 VALUES (?, ?, ?, ?)",
+                 VALUES ($1, $2, $3, $4)",
             )
             .bind(id)
             .bind(user.id.to_db())
@@ -61,7 +61,7 @@ impl Store {
                 seat_order,
             )
             .await?;
-        sqlx::query("UPDATE games SET engine_level = ? WHERE game_id = ?")
+        sqlx::query("UPDATE games SET engine_level = $1 WHERE game_id = $2")
             .bind(i64::from(level))
             .bind(game.0)
             .execute(&mut *tx)
@@ -76,7 +76,7 @@ impl Store {
     /// # Errors
     /// [`StorageError`].
     pub async fn engine_level(&self, id: GameId) -> Result<Option<u8>, StorageError> {
-        let row = sqlx::query("SELECT engine_level FROM games WHERE game_id = ?")
+        let row = sqlx::query("SELECT engine_level FROM games WHERE game_id = $1")
             .bind(id.0)
             .fetch_optional(&self.reader)
             .await?;
@@ -101,7 +101,7 @@ impl Store {
         let rows = sqlx::query(
             "SELECT g.game_id FROM games g \
              JOIN game_seats s ON s.game_id = g.game_id AND s.seat = g.to_act_seat \
-             WHERE g.status = 'active' AND g.engine_level IS NOT NULL AND s.user_id = ? \
+             WHERE g.status = 'active' AND g.engine_level IS NOT NULL AND s.user_id = $1 \
              ORDER BY g.updated_at, g.game_id",
         )
         .bind(engine.to_db())

@@ -8,11 +8,11 @@
 use std::fmt;
 use std::str::FromStr;
 
-use sqlx::Row;
-use sqlx::sqlite::SqliteRow;
+use sqlx::Row as _;
 
 use super::model::{ChallengeId, ChannelId, GameId, MessageId, Timestamp, UserId};
-use super::{NewChallenge, StorageError, Store, is_unique_violation, pair, small, upsert_member};
+use super::rows::{pair, small};
+use super::{NewChallenge, Row, StorageError, Store, is_unique_violation, upsert_member};
 
 /// An offer's number, put into button ids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -124,7 +124,7 @@ pub struct Offer {
 const OFFER_COLUMNS: &str = "offer_id, game_id, kind, ply, seat, user_id, status, approvals, \
     message_channel_id, message_id, created_at";
 
-fn offer_from(row: &SqliteRow) -> Result<Offer, StorageError> {
+fn offer_from(row: &Row) -> Result<Offer, StorageError> {
     let kind: String = row.try_get("kind")?;
     let status: String = row.try_get("status")?;
     let ply: i64 = row.try_get("ply")?;
@@ -174,8 +174,8 @@ impl Store {
     ) -> Result<OfferInsert, StorageError> {
         let mut tx = self.begin_write().await?;
         sqlx::query(
-            "UPDATE offers SET status = 'expired', closed_at = ? \
-             WHERE game_id = ? AND status = 'open' AND ply <> ?",
+            "UPDATE offers SET status = 'expired', closed_at = $1 \
+             WHERE game_id = $2 AND status = 'open' AND ply <> $3",
         )
         .bind(now.0)
         .bind(game.0)
@@ -184,7 +184,7 @@ impl Store {
         .await?;
         let inserted = sqlx::query(&format!(
             "INSERT INTO offers (game_id, kind, ply, seat, user_id, status, approvals, \
-             created_at) VALUES (?, ?, ?, ?, ?, 'open', 0, ?) RETURNING {OFFER_COLUMNS}"
+             created_at) VALUES ($1, $2, $3, $4, $5, 'open', 0, $6) RETURNING {OFFER_COLUMNS}"
         ))
         .bind(game.0)
         .bind(kind.name())
@@ -197,8 +197,8 @@ impl Store {
         let row = match inserted {
             Err(e) if is_unique_violation(&e) => {
                 let existing = sqlx::query(&format!(
-                    "SELECT {OFFER_COLUMNS} FROM offers WHERE game_id = ? AND kind = ? \
-                     AND seat = ? AND status = 'open'"
+                    "SELECT {OFFER_COLUMNS} FROM offers WHERE game_id = $1 AND kind = $2 \
+                     AND seat = $3 AND status = 'open'"
                 ))
                 .bind(game.0)
                 .bind(kind.name())
@@ -220,7 +220,7 @@ impl Store {
     /// [`StorageError`].
     pub async fn offer(&self, id: OfferId) -> Result<Option<Offer>, StorageError> {
         sqlx::query(&format!(
-            "SELECT {OFFER_COLUMNS} FROM offers WHERE offer_id = ?"
+            "SELECT {OFFER_COLUMNS} FROM offers WHERE offer_id = $1"
         ))
         .bind(id.0)
         .fetch_optional(&self.reader)
@@ -241,7 +241,7 @@ impl Store {
         message: MessageId,
     ) -> Result<bool, StorageError> {
         let done = sqlx::query(
-            "UPDATE offers SET message_channel_id = ?, message_id = ? WHERE offer_id = ?",
+            "UPDATE offers SET message_channel_id = $1, message_id = $2 WHERE offer_id = $3",
         )
         .bind(channel.to_db())
         .bind(message.to_db())
@@ -262,7 +262,7 @@ impl Store {
         seat: u8,
     ) -> Result<Option<Vec<u8>>, StorageError> {
         let row = sqlx::query(
-            "UPDATE offers SET approvals = approvals | ? WHERE offer_id = ? AND status = 'open' \
+            "UPDATE offers SET approvals = approvals | $1 WHERE offer_id = $2 AND status = 'open' \
              RETURNING approvals",
         )
         .bind(1i64 << seat)
@@ -288,8 +288,8 @@ impl Store {
         now: Timestamp,
     ) -> Result<bool, StorageError> {
         let done = sqlx::query(
-            "UPDATE offers SET status = ?, closed_at = ?, closed_by = ? \
-             WHERE offer_id = ? AND status = 'open'",
+            "UPDATE offers SET status = $1, closed_at = $2, closed_by = $3 \
+             WHERE offer_id = $4 AND status = 'open'",
         )
         .bind(status.name())
         .bind(now.0)
@@ -313,8 +313,8 @@ impl Store {
         now: Timestamp,
     ) -> Result<Vec<Offer>, StorageError> {
         let rows = sqlx::query(&format!(
-            "SELECT {OFFER_COLUMNS} FROM offers WHERE game_id = ? AND status = 'open' \
-             AND ply <> ? ORDER BY offer_id"
+            "SELECT {OFFER_COLUMNS} FROM offers WHERE game_id = $1 AND status = 'open' \
+             AND ply <> $2 ORDER BY offer_id"
         ))
         .bind(game.0)
         .bind(i64::from(ply))
@@ -348,7 +348,7 @@ impl Store {
         let id: i64 = sqlx::query(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, rules, \
              players, days_per_move, rated, status, seats_taken, created_at, expires_at) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', 1, ?, ?) RETURNING challenge_id",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'open', 1, $9, $10) RETURNING challenge_id",
         )
         .bind(new.guild.to_db())
         .bind(new.channel.to_db())
@@ -365,14 +365,14 @@ impl Store {
         .try_get(0)?;
         sqlx::query(
             "INSERT INTO challenge_members (challenge_id, user_id, position, joined_at) \
-             VALUES (?, ?, 1, ?)",
+             VALUES ($1, $2, 1, $3)",
         )
         .bind(id)
         .bind(new.challenger.id.to_db())
         .bind(new.now.0)
         .execute(&mut *tx)
         .await?;
-        sqlx::query("INSERT INTO rematches (challenge_id, game_id) VALUES (?, ?)")
+        sqlx::query("INSERT INTO rematches (challenge_id, game_id) VALUES ($1, $2)")
             .bind(id)
             .bind(game.0)
             .execute(&mut *tx)
@@ -390,7 +390,7 @@ impl Store {
     /// # Errors
     /// [`StorageError`].
     pub async fn rematch_of(&self, challenge: ChallengeId) -> Result<Option<GameId>, StorageError> {
-        sqlx::query("SELECT game_id FROM rematches WHERE challenge_id = ?")
+        sqlx::query("SELECT game_id FROM rematches WHERE challenge_id = $1")
             .bind(challenge.0)
             .fetch_optional(&self.reader)
             .await?
@@ -404,7 +404,7 @@ impl Store {
     /// # Errors
     /// [`StorageError`].
     pub async fn rematches_of_game(&self, game: GameId) -> Result<Vec<ChallengeId>, StorageError> {
-        sqlx::query("SELECT challenge_id FROM rematches WHERE game_id = ? ORDER BY challenge_id")
+        sqlx::query("SELECT challenge_id FROM rematches WHERE game_id = $1 ORDER BY challenge_id")
             .bind(game.0)
             .fetch_all(&self.reader)
             .await?

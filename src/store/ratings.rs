@@ -23,10 +23,10 @@ use std::str::FromStr;
 
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
-use sqlx::Row;
-use sqlx::sqlite::SqliteRow;
+use sqlx::Row as _;
 
-use super::{GameId, GuildId, StorageError, Store, Timestamp, Tx, UserId, rules_from, small};
+use super::rows::{flag, rules_from, small};
+use super::{GameId, GuildId, Row, StorageError, Store, Timestamp, Tx, UserId};
 use crate::rules::{Action, Captures, Colours, Game, Preset, RuleSet};
 
 /// Stones each player must have placed for a game to change ratings (6 moves per player).
@@ -46,20 +46,23 @@ pub enum Family {
     Pente,
     /// Keryo-Pente: pairs and triples are captured.
     Keryo,
+    /// Renju: black's forbidden points make it a game of its own.
+    Renju,
 }
 
 /// Why a text is not a family.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a game family (expected gomoku, gomoku-standard, pente or keryo)")]
+#[error("`{0}` is not a game family (expected gomoku, gomoku-standard, pente, keryo or renju)")]
 pub struct UnknownFamily(pub String);
 
 impl Family {
     /// Every family, in menu order.
-    pub const ALL: [Family; 4] = [
+    pub const ALL: [Family; 5] = [
         Family::Gomoku,
         Family::GomokuStandard,
         Family::Pente,
         Family::Keryo,
+        Family::Renju,
     ];
 
     /// The family a rule set is rated in.
@@ -69,8 +72,11 @@ impl Family {
     /// wins. A customised rule set is rated with the preset it plays like, not the one it
     /// was made from: `gomoku captures=pairs` is rated as Pente and `pente captures=none` as
     /// Gomoku. Board size, opening, row length, capture target and the other options are
-    /// variants inside a family.
+    /// variants inside a family. Renju (whatever its opening) is a family of its own.
     pub fn of(rules: &RuleSet) -> Family {
+        if rules.is_renju() {
+            return Family::Renju;
+        }
         match rules.captures {
             Captures::None if rules.overline_wins => Family::Gomoku,
             Captures::None => Family::GomokuStandard,
@@ -86,6 +92,7 @@ impl Family {
             Preset::GomokuStandard => Family::GomokuStandard,
             Preset::Pente => Family::Pente,
             Preset::Keryo => Family::Keryo,
+            Preset::Renju => Family::Renju,
         }
     }
 
@@ -96,6 +103,7 @@ impl Family {
             Family::GomokuStandard => "gomoku-standard",
             Family::Pente => "pente",
             Family::Keryo => "keryo",
+            Family::Renju => "renju",
         }
     }
 
@@ -106,6 +114,7 @@ impl Family {
             Family::GomokuStandard => Preset::GomokuStandard,
             Family::Pente => Preset::Pente,
             Family::Keryo => Preset::Keryo,
+            Family::Renju => Preset::Renju,
         }
     }
 }
@@ -321,7 +330,7 @@ pub fn update_pair(first: Glicko2Rating, second: Glicko2Rating, score: f64) -> [
     [a, b]
 }
 
-fn rating_from(row: &SqliteRow) -> Result<Rating, StorageError> {
+fn rating_from(row: &Row) -> Result<Rating, StorageError> {
     let family: String = row.try_get("family")?;
     let count = |k: &str| -> Result<u32, StorageError> {
         let v: i64 = row.try_get(k)?;
@@ -352,7 +361,7 @@ async fn current(
 ) -> Result<Glicko2Rating, sqlx::Error> {
     let row = sqlx::query(
         "SELECT rating, deviation, volatility FROM ratings \
-         WHERE scope = ? AND family = ? AND user_id = ?",
+         WHERE scope = $1 AND family = $2 AND user_id = $3",
     )
     .bind(scope.to_db())
     .bind(family.name())
@@ -385,7 +394,7 @@ async fn save(
     };
     sqlx::query(
         "INSERT INTO ratings (scope, family, user_id, rating, deviation, volatility, games, \
-         wins, losses, draws, updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?) \
+         wins, losses, draws, updated_at) VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8, $9, $10) \
          ON CONFLICT (scope, family, user_id) DO UPDATE SET rating = excluded.rating, \
          deviation = excluded.deviation, volatility = excluded.volatility, \
          games = games + 1, wins = wins + excluded.wins, losses = losses + excluded.losses, \
@@ -419,20 +428,20 @@ pub(super) async fn rate_finished_game(
     winners: Colours,
     at: Timestamp,
 ) -> Result<Result<RatedOutcome, Unrated>, StorageError> {
-    let row = sqlx::query("SELECT guild_id, rules, rated FROM games WHERE game_id = ?")
+    let row = sqlx::query("SELECT guild_id, rules, rated FROM games WHERE game_id = $1")
         .bind(game.0)
         .fetch_one(&mut **tx)
         .await?;
     let guild = GuildId::from_db(row.try_get("guild_id")?);
     let rules = rules_from(row.try_get("rules")?)?;
-    let rated: bool = row.try_get("rated")?;
+    let rated = flag(&row, "rated")?;
     if !rated {
         return Ok(Err(Unrated::NotRated));
     }
     let seats = sqlx::query(
-        "SELECT s.seat, s.user_id, COALESCE(m.is_bot, 0) AS is_bot FROM game_seats s \
-         LEFT JOIN members m ON m.guild_id = ? AND m.user_id = s.user_id \
-         WHERE s.game_id = ? ORDER BY s.seat",
+        "SELECT s.seat, s.user_id, COALESCE(m.is_bot, FALSE) AS is_bot FROM game_seats s \
+         LEFT JOIN members m ON m.guild_id = $1 AND m.user_id = s.user_id \
+         WHERE s.game_id = $2 ORDER BY s.seat",
     )
     .bind(guild.to_db())
     .bind(game.0)
@@ -443,12 +452,12 @@ pub(super) async fn rate_finished_game(
         Ok((
             small(r.try_get("seat")?, "seat")?,
             UserId::from_db(r.try_get("user_id")?),
-            r.try_get::<bool, _>("is_bot")?,
+            flag(r, "is_bot")?,
         ))
     })
     .collect::<Result<Vec<_>, StorageError>>()?;
     let tokens: Vec<String> =
-        sqlx::query_scalar("SELECT action FROM moves WHERE game_id = ? ORDER BY ply")
+        sqlx::query_scalar("SELECT action FROM moves WHERE game_id = $1 ORDER BY ply")
             .bind(game.0)
             .fetch_all(&mut **tx)
             .await?;
@@ -490,7 +499,7 @@ pub(super) async fn rate_finished_game(
     {
         sqlx::query(
             "INSERT INTO rating_changes (game_id, user_id, family, score, server_before, \
-             server_after, global_before, global_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+             server_after, global_before, global_after) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(game.0)
         .bind(user.to_db())
@@ -522,7 +531,7 @@ impl Store {
             .enumerate()
         {
             let rows = sqlx::query(&format!(
-                "SELECT {RATING_COLUMNS} FROM ratings r WHERE r.scope = ? AND r.user_id = ?"
+                "SELECT {RATING_COLUMNS} FROM ratings r WHERE r.scope = $1 AND r.user_id = $2"
             ))
             .bind(scope.to_db())
             .bind(user.to_db())
@@ -549,7 +558,7 @@ impl Store {
         family: Family,
     ) -> Result<u32, StorageError> {
         let total: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM ratings WHERE scope = ? AND family = ?")
+            sqlx::query_scalar("SELECT COUNT(*) FROM ratings WHERE scope = $1 AND family = $2")
                 .bind(Scope::Server(guild).to_db())
                 .bind(family.name())
                 .fetch_one(&self.reader)
@@ -571,9 +580,9 @@ impl Store {
     ) -> Result<Vec<Ranked>, StorageError> {
         let rows = sqlx::query(&format!(
             "SELECT {RATING_COLUMNS}, r.user_id, m.display_name FROM ratings r \
-             LEFT JOIN members m ON m.guild_id = ? AND m.user_id = r.user_id \
-             WHERE r.scope = ? AND r.family = ? \
-             ORDER BY r.rating DESC, r.games DESC, r.user_id LIMIT ? OFFSET ?"
+             LEFT JOIN members m ON m.guild_id = $1 AND m.user_id = r.user_id \
+             WHERE r.scope = $2 AND r.family = $3 \
+             ORDER BY r.rating DESC, r.games DESC, r.user_id LIMIT $4 OFFSET $5"
         ))
         .bind(guild.to_db())
         .bind(Scope::Server(guild).to_db())
@@ -607,8 +616,8 @@ impl Store {
     ) -> Result<Vec<GameId>, StorageError> {
         let ids: Vec<i64> = sqlx::query_scalar(
             "SELECT g.game_id FROM game_seats s JOIN games g ON g.game_id = s.game_id \
-             WHERE s.user_id = ? AND g.guild_id = ? AND g.status = 'finished' \
-             ORDER BY g.finished_at DESC, g.game_id DESC LIMIT ?",
+             WHERE s.user_id = $1 AND g.guild_id = $2 AND g.status = 'finished' \
+             ORDER BY g.finished_at DESC, g.game_id DESC LIMIT $3",
         )
         .bind(user.to_db())
         .bind(guild.to_db())
@@ -629,7 +638,7 @@ impl Store {
     ) -> Result<Option<RatingChange>, StorageError> {
         let row = sqlx::query(
             "SELECT family, score, server_before, server_after, global_before, global_after \
-             FROM rating_changes WHERE game_id = ? AND user_id = ?",
+             FROM rating_changes WHERE game_id = $1 AND user_id = $2",
         )
         .bind(game.0)
         .bind(user.to_db())

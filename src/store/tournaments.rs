@@ -12,15 +12,15 @@
 use std::fmt;
 use std::str::FromStr;
 
-use sqlx::Row;
-use sqlx::sqlite::SqliteRow;
+use sqlx::Row as _;
 
-use super::ratings::{final_actions, stones_by_seat};
-use super::{
-    ChannelId, GameId, GameResult, GuildId, MessageId, ResultReason, StorageError, Store,
-    TimeControl, Timestamp, Tx, UserId, UserInfo, is_unique_violation, pair, rules_from, small,
-    time_from, upsert_member,
+use super::model::{
+    ChannelId, GameId, GameResult, GuildId, MessageId, ResultReason, TimeControl, Timestamp,
+    UserId, UserInfo,
 };
+use super::ratings::{final_actions, stones_by_seat};
+use super::rows::{flag, pair, rules_from, small, time_from};
+use super::{Row, StorageError, Store, Tx, is_unique_violation, upsert_member};
 use crate::rules::RuleSet;
 use crate::tournament::{BoardResult, Format};
 
@@ -242,18 +242,18 @@ const TOURNAMENT_COLUMNS: &str = "tournament_id, guild_id, channel_id, message_c
     max_players, rounds, games_per_pairing, status, entrants, total_rounds, round, revision, \
     announced_round, created_at, started_at, finished_at";
 
-fn count(row: &SqliteRow, column: &str) -> Result<u32, StorageError> {
+fn count(row: &Row, column: &str) -> Result<u32, StorageError> {
     let v: i64 = row.try_get(column)?;
     u32::try_from(v).map_err(|_| StorageError::corrupt(format!("{column} {v}")))
 }
 
-fn maybe_count(row: &SqliteRow, column: &str) -> Result<Option<u32>, StorageError> {
+fn maybe_count(row: &Row, column: &str) -> Result<Option<u32>, StorageError> {
     row.try_get::<Option<i64>, _>(column)?
         .map(|v| u32::try_from(v).map_err(|_| StorageError::corrupt(format!("{column} {v}"))))
         .transpose()
 }
 
-fn tournament_from(row: &SqliteRow) -> Result<TournamentRow, StorageError> {
+fn tournament_from(row: &Row) -> Result<TournamentRow, StorageError> {
     let format: String = row.try_get("format")?;
     let status: String = row.try_get("status")?;
     Ok(TournamentRow {
@@ -271,7 +271,7 @@ fn tournament_from(row: &SqliteRow) -> Result<TournamentRow, StorageError> {
             .map_err(|e: crate::tournament::UnknownFormat| StorageError::corrupt(e.to_string()))?,
         rules: rules_from(row.try_get("rules")?)?,
         time: time_from(row)?,
-        rated: row.try_get("rated")?,
+        rated: flag(row, "rated")?,
         max_players: count(row, "max_players")?,
         rounds: maybe_count(row, "rounds")?,
         games_per_pairing: small(row.try_get("games_per_pairing")?, "games per pairing")?,
@@ -288,7 +288,7 @@ fn tournament_from(row: &SqliteRow) -> Result<TournamentRow, StorageError> {
     })
 }
 
-fn board_from(row: &SqliteRow) -> Result<BoardRow, StorageError> {
+fn board_from(row: &Row) -> Result<BoardRow, StorageError> {
     let result: Option<String> = row.try_get("result")?;
     Ok(BoardRow {
         round: count(row, "round")?,

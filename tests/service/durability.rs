@@ -145,12 +145,15 @@ async fn migrations_apply_to_an_empty_database_and_are_idempotent() {
             "rating_changes",
             "ratings",
             "rematches",
+            "tournament_boards",
+            "tournament_players",
+            "tournaments",
             "user_preferences",
             "vacation_usage"
         ]
     );
     let applied = migrations_applied(&mut conn).await;
-    let files = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations"))
+    let files = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/sqlite"))
         .expect("migrations directory")
         .filter(|e| {
             e.as_ref()

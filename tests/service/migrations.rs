@@ -30,7 +30,7 @@ async fn first_schema_database(url: &str) {
         .connect_with(options)
         .await
         .expect("connect");
-    let mut first = sqlx::migrate!("./migrations");
+    let mut first = sqlx::migrate!("./migrations/sqlite");
     first.migrations = Cow::Owned(first.migrations[..1].to_vec());
     first.run(&pool).await.expect("first migration");
     sqlx::raw_sql(

@@ -1,9 +1,8 @@
 -- Tournaments in a server (issue 15): round robin and Swiss, a game per pairing, rounds that
 -- advance by themselves. Additive only: three new tables, nothing existing changes.
 --
--- Written to run on PostgreSQL too, as the other migrations: ids and times are integers,
--- booleans INTEGER 0/1, no SQLite-only functions. (PostgreSQL needs an identity column for
--- tournament_id where SQLite's INTEGER PRIMARY KEY numbers rows by itself.)
+-- The PostgreSQL twin is migrations/postgres/20261201150000_tournaments.sql. Ids and times
+-- are integers, booleans INTEGER 0/1.
 
 CREATE TABLE tournaments (
     tournament_id      INTEGER PRIMARY KEY,

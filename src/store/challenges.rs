@@ -1,0 +1,444 @@
+//! Challenges, open challenges and lobbies: made, answered, joined, left, expired; a full
+//! one starts its game in the same transaction.
+
+use sqlx::Row as _;
+
+use super::model::{
+    Challenge, ChallengeId, ChallengeStatus, ChannelId, GameId, GuildId, MessageId, TimeControl,
+    Timestamp, UserId, UserInfo,
+};
+use super::rows::{flag, pair, rules_from, time_from};
+use super::{Row, StorageError, StorageErrorKind, Store, Tx, is_unique_violation, upsert_member};
+use crate::rules::RuleSet;
+
+/// A challenge (or lobby) about to be made.
+#[derive(Clone, Debug)]
+pub struct NewChallenge {
+    /// The guild.
+    pub guild: GuildId,
+    /// The channel it is made in.
+    pub channel: ChannelId,
+    /// Who makes it (their name is remembered).
+    pub challenger: UserInfo,
+    /// The member challenged, if any (their name is remembered).
+    pub opponent: Option<UserInfo>,
+    /// The rules.
+    pub rules: RuleSet,
+    /// The time control.
+    pub time: TimeControl,
+    /// Whether the game will be rated.
+    pub rated: bool,
+    /// When it is made.
+    pub now: Timestamp,
+    /// When it expires.
+    pub expires_at: Timestamp,
+}
+
+/// What became of an attempt to take a seat in a challenge or lobby.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seated {
+    /// Seated; the lobby still waits for players.
+    Waiting,
+    /// Seated, and that filled it: the game has started.
+    Started(GameId),
+    /// It is no longer open, has expired, or has no free seat (read it again to know which).
+    NotOpen,
+    /// This user is already in it.
+    AlreadyJoined,
+}
+
+const CHALLENGE_COLUMNS: &str = "challenge_id, guild_id, channel_id, message_channel_id, \
+    message_id, challenger_id, opponent_id, rules, days_per_move, minutes_per_move, rated, status, \
+    created_at, expires_at, game_id";
+
+fn challenge_from(row: &Row, members: Vec<UserId>) -> Result<Challenge, StorageError> {
+    let status: String = row.try_get("status")?;
+    Ok(Challenge {
+        id: ChallengeId(row.try_get("challenge_id")?),
+        guild: GuildId::from_db(row.try_get("guild_id")?),
+        channel: ChannelId::from_db(row.try_get("channel_id")?),
+        message: pair(
+            row.try_get("message_channel_id")?,
+            row.try_get("message_id")?,
+        ),
+        challenger: UserId::from_db(row.try_get("challenger_id")?),
+        opponent: row
+            .try_get::<Option<i64>, _>("opponent_id")?
+            .map(UserId::from_db),
+        rules: rules_from(row.try_get("rules")?)?,
+        time: time_from(row)?,
+        rated: flag(row, "rated")?,
+        status: ChallengeStatus::parse(&status)
+            .ok_or_else(|| StorageError::corrupt(format!("challenge status `{status}`")))?,
+        members,
+        created_at: Timestamp(row.try_get("created_at")?),
+        expires_at: Timestamp(row.try_get("expires_at")?),
+        game: row.try_get::<Option<i64>, _>("game_id")?.map(GameId),
+    })
+}
+
+impl Store {
+    /// [`StorageError`].
+    pub async fn insert_challenge(&self, new: &NewChallenge) -> Result<Challenge, StorageError> {
+        let mut tx = self.begin_write().await?;
+        let id: i64 = sqlx::query(
+            "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, rules, \
+             players, days_per_move, rated, status, seats_taken, created_at, expires_at, \
+             minutes_per_move) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'open', 1, $9, $10, $11) RETURNING challenge_id",
+        )
+        .bind(new.guild.to_db())
+        .bind(new.channel.to_db())
+        .bind(new.challenger.id.to_db())
+        .bind(new.opponent.as_ref().map(|o| o.id.to_db()))
+        .bind(new.rules.to_spec())
+        .bind(i64::from(new.rules.players))
+        .bind(new.time.to_db())
+        .bind(new.rated)
+        .bind(new.now.0)
+        .bind(new.expires_at.0)
+        .bind(new.time.minutes_to_db())
+        .fetch_one(&mut *tx)
+        .await?
+        .try_get(0)?;
+        sqlx::query(
+            "INSERT INTO challenge_members (challenge_id, user_id, position, joined_at) \
+             VALUES ($1, $2, 1, $3)",
+        )
+        .bind(id)
+        .bind(new.challenger.id.to_db())
+        .bind(new.now.0)
+        .execute(&mut *tx)
+        .await?;
+        upsert_member(&mut tx, new.guild, &new.challenger, new.now).await?;
+        if let Some(opponent) = &new.opponent {
+            upsert_member(&mut tx, new.guild, opponent, new.now).await?;
+        }
+        tx.commit().await?;
+        self.challenge(ChallengeId(id))
+            .await?
+            .ok_or_else(|| StorageError::corrupt(format!("challenge {id} vanished")))
+    }
+
+    /// A challenge by number.
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    pub async fn challenge(&self, id: ChallengeId) -> Result<Option<Challenge>, StorageError> {
+        let mut tx = self.reader.begin().await?;
+        let row = sqlx::query(&format!(
+            "SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE challenge_id = $1"
+        ))
+        .bind(id.0)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        let members = sqlx::query(
+            "SELECT user_id FROM challenge_members WHERE challenge_id = $1 \
+             ORDER BY position, joined_at, user_id",
+        )
+        .bind(id.0)
+        .fetch_all(&mut *tx)
+        .await?
+        .iter()
+        .map(|r| r.try_get::<i64, _>(0).map(UserId::from_db))
+        .collect::<Result<Vec<_>, _>>()?;
+        tx.commit().await?;
+        challenge_from(&row, members).map(Some)
+    }
+
+    /// Records the message that shows a challenge. `false` if there is no such challenge.
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    pub async fn set_challenge_message(
+        &self,
+        id: ChallengeId,
+        channel: ChannelId,
+        message: MessageId,
+    ) -> Result<bool, StorageError> {
+        let done = sqlx::query(
+            "UPDATE challenges SET message_channel_id = $1, message_id = $2 WHERE challenge_id = $3",
+        )
+        .bind(channel.to_db())
+        .bind(message.to_db())
+        .bind(id.0)
+        .execute(&self.writer)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Closes an open challenge as declined, cancelled or expired. `false` when it was not
+    /// open (someone else closed or accepted it first).
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    pub async fn close_challenge(
+        &self,
+        id: ChallengeId,
+        status: ChallengeStatus,
+        by: Option<UserId>,
+        now: Timestamp,
+    ) -> Result<bool, StorageError> {
+        let done = sqlx::query(
+            "UPDATE challenges SET status = $1, closed_at = $2, closed_by = $3 \
+             WHERE challenge_id = $4 AND status = 'open'",
+        )
+        .bind(status.name())
+        .bind(now.0)
+        .bind(by.map(UserId::to_db))
+        .bind(id.0)
+        .execute(&self.writer)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Marks every open challenge whose time has run out as expired, and returns them.
+    /// Each row is claimed by its own conditional update, so two sweepers never both
+    /// report the same challenge.
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    pub async fn expire_challenges(
+        &self,
+        now: Timestamp,
+    ) -> Result<Vec<ChallengeId>, StorageError> {
+        let due = sqlx::query(
+            "SELECT challenge_id FROM challenges WHERE status = 'open' AND expires_at <= $1 \
+             ORDER BY challenge_id",
+        )
+        .bind(now.0)
+        .fetch_all(&self.reader)
+        .await?;
+        let mut expired = Vec::new();
+        for row in due {
+            let id = ChallengeId(row.try_get(0)?);
+            let claimed = sqlx::query(
+                "UPDATE challenges SET status = 'expired', closed_at = $1 \
+                 WHERE challenge_id = $2 AND status = 'open' AND expires_at <= $3",
+            )
+            .bind(now.0)
+            .bind(id.0)
+            .bind(now.0)
+            .execute(&self.writer)
+            .await?;
+            if claimed.rows_affected() == 1 {
+                expired.push(id);
+            }
+        }
+        Ok(expired)
+    }
+
+    /// Takes a seat in an open, unexpired challenge or lobby; when that fills it, starts the
+    /// game with the members seated by `seat_order` (member k in joining order, the
+    /// challenger first, gets seat `seat_order[k]`). For a two-player challenge to a named
+    /// member, only that member gets a seat.
+    ///
+    /// # Errors
+    /// [`StorageError`]; a `seat_order` that is not a permutation of the seats is
+    /// [`StorageErrorKind::Other`] (a caller's bug, refused before anything is written).
+    pub async fn take_seat(
+        &self,
+        id: ChallengeId,
+        user: &UserInfo,
+        now: Timestamp,
+        seat_order: &[u8],
+    ) -> Result<Seated, StorageError> {
+        let mut tx = self.begin_write().await?;
+        let claimed = sqlx::query(
+            "UPDATE challenges SET seats_taken = seats_taken + 1 \
+             WHERE challenge_id = $1 AND status = 'open' AND expires_at > $2 \
+             AND seats_taken < players AND (opponent_id IS NULL OR opponent_id = $3) \
+             RETURNING seats_taken, players, guild_id",
+        )
+        .bind(id.0)
+        .bind(now.0)
+        .bind(user.id.to_db())
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(claimed) = claimed else {
+            return Ok(Seated::NotOpen);
+        };
+        let taken: i64 = claimed.try_get(0)?;
+        let players: i64 = claimed.try_get(1)?;
+        let guild = GuildId::from_db(claimed.try_get(2)?);
+        let joined = sqlx::query(
+            "INSERT INTO challenge_members (challenge_id, user_id, position, joined_at) \
+             VALUES ($1, $2, $3, $4)",
+        )
+        .bind(id.0)
+        .bind(user.id.to_db())
+        .bind(taken)
+        .bind(now.0)
+        .execute(&mut *tx)
+        .await;
+        match joined {
+            Err(e) if is_unique_violation(&e) => return Ok(Seated::AlreadyJoined),
+            other => {
+                other?;
+            }
+        }
+        upsert_member(&mut tx, guild, user, now).await?;
+        if taken < players {
+            tx.commit().await?;
+            return Ok(Seated::Waiting);
+        }
+        let game = self
+            .start_game(&mut tx, id, user.id, now, seat_order)
+            .await?;
+        tx.commit().await?;
+        Ok(Seated::Started(game))
+    }
+
+    /// Inside `take_seat`'s transaction: closes the full challenge and creates its game.
+    pub(crate) async fn start_game(
+        &self,
+        tx: &mut Tx,
+        id: ChallengeId,
+        closer: UserId,
+        now: Timestamp,
+        seat_order: &[u8],
+    ) -> Result<GameId, StorageError> {
+        let row = sqlx::query(&format!(
+            "SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE challenge_id = $1"
+        ))
+        .bind(id.0)
+        .fetch_one(&mut **tx)
+        .await?;
+        let members = sqlx::query(
+            "SELECT user_id FROM challenge_members WHERE challenge_id = $1 \
+             ORDER BY position, joined_at, user_id",
+        )
+        .bind(id.0)
+        .fetch_all(&mut **tx)
+        .await?
+        .iter()
+        .map(|r| r.try_get::<i64, _>(0).map(UserId::from_db))
+        .collect::<Result<Vec<_>, _>>()?;
+        let challenge = challenge_from(&row, members)?;
+        let players = usize::from(challenge.rules.players);
+        let mut sorted = seat_order.to_vec();
+        sorted.sort_unstable();
+        if challenge.members.len() != players
+            || sorted != (1..=challenge.rules.players).collect::<Vec<u8>>()
+        {
+            return Err(StorageError {
+                kind: StorageErrorKind::Other,
+                detail: format!(
+                    "cannot seat {} members by {seat_order:?} for {players} players",
+                    challenge.members.len()
+                ),
+            });
+        }
+        sqlx::query(
+            "UPDATE challenges SET status = 'accepted', closed_at = $1, closed_by = $2 \
+             WHERE challenge_id = $3",
+        )
+        .bind(now.0)
+        .bind(closer.to_db())
+        .bind(id.0)
+        .execute(&mut **tx)
+        .await?;
+        let game: i64 = sqlx::query(
+            "INSERT INTO games (guild_id, channel_id, challenge_id, rules, players, \
+             days_per_move, rated, status, ply, to_act_seat, deadline, created_at, updated_at, \
+             minutes_per_move) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', 0, 1, $8, $9, $10, $11) RETURNING game_id",
+        )
+        .bind(challenge.guild.to_db())
+        .bind(challenge.channel.to_db())
+        .bind(id.0)
+        .bind(challenge.rules.to_spec())
+        .bind(i64::from(challenge.rules.players))
+        .bind(challenge.time.to_db())
+        .bind(challenge.rated)
+        .bind(challenge.time.deadline_after(now).map(|t| t.0))
+        .bind(now.0)
+        .bind(now.0)
+        .bind(challenge.time.minutes_to_db())
+        .fetch_one(&mut **tx)
+        .await?
+        .try_get(0)?;
+        for (user, seat) in challenge.members.iter().zip(seat_order) {
+            sqlx::query("INSERT INTO game_seats (game_id, seat, user_id) VALUES ($1, $2, $3)")
+                .bind(game)
+                .bind(i64::from(*seat))
+                .bind(user.to_db())
+                .execute(&mut **tx)
+                .await?;
+        }
+        sqlx::query("UPDATE challenges SET game_id = $1 WHERE challenge_id = $2")
+            .bind(game)
+            .bind(id.0)
+            .execute(&mut **tx)
+            .await?;
+        Ok(GameId(game))
+    }
+
+    /// Leaves an open lobby. `false` when the user was not in it or it is not open.
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    pub async fn leave_lobby(&self, id: ChallengeId, user: UserId) -> Result<bool, StorageError> {
+        let mut tx = self.begin_write().await?;
+        let gone = sqlx::query(
+            "DELETE FROM challenge_members WHERE challenge_id = $1 AND user_id = $2 \
+             AND EXISTS (SELECT 1 FROM challenges c WHERE c.challenge_id = $3 \
+             AND c.status = 'open')",
+        )
+        .bind(id.0)
+        .bind(user.to_db())
+        .bind(id.0)
+        .execute(&mut *tx)
+        .await?;
+        if gone.rows_affected() == 0 {
+            return Ok(false);
+        }
+        sqlx::query("UPDATE challenges SET seats_taken = seats_taken - 1 WHERE challenge_id = $1")
+            .bind(id.0)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Active games between two members in a guild, plus open challenges between them.
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    pub async fn open_games_between(
+        &self,
+        guild: GuildId,
+        a: UserId,
+        b: UserId,
+        now: Timestamp,
+    ) -> Result<u32, StorageError> {
+        let games: i64 = sqlx::query(
+            "SELECT COUNT(*) FROM games g \
+             JOIN game_seats sa ON sa.game_id = g.game_id AND sa.user_id = $1 \
+             JOIN game_seats sb ON sb.game_id = g.game_id AND sb.user_id = $2 \
+             WHERE g.guild_id = $3 AND g.status = 'active'",
+        )
+        .bind(a.to_db())
+        .bind(b.to_db())
+        .bind(guild.to_db())
+        .fetch_one(&self.reader)
+        .await?
+        .try_get(0)?;
+        let challenges: i64 = sqlx::query(
+            "SELECT COUNT(*) FROM challenges WHERE guild_id = $1 AND status = 'open' \
+             AND expires_at > $2 AND ((challenger_id = $3 AND opponent_id = $4) \
+             OR (challenger_id = $5 AND opponent_id = $6))",
+        )
+        .bind(guild.to_db())
+        .bind(now.0)
+        .bind(a.to_db())
+        .bind(b.to_db())
+        .bind(b.to_db())
+        .bind(a.to_db())
+        .fetch_one(&self.reader)
+        .await?
+        .try_get(0)?;
+        Ok(u32::try_from(games + challenges).unwrap_or(u32::MAX))
+    }
+}

@@ -1,0 +1,243 @@
+//! The move log: appending an action with the game row's new snapshot, in a group commit.
+
+use std::sync::{Mutex, PoisonError};
+
+use super::model::{
+    GameId, GameResult, GuildId, ResultReason, Timestamp, UserInfo, colours_to_mask,
+};
+use super::{
+    AppendError, StorageError, StorageErrorKind, Store, Tx, is_unique_violation, ratings,
+    upsert_member,
+};
+
+/// An action to append to the move log, with the game row's new snapshot.
+#[derive(Clone, Debug)]
+pub struct NewAction {
+    /// The game.
+    pub game: GameId,
+    /// The new ply: the ply the player saw plus one.
+    pub ply: u32,
+    /// The seat acting.
+    pub seat: u8,
+    /// The record token or `resign`.
+    pub token: String,
+    /// When.
+    pub at: Timestamp,
+    /// The seat to act afterwards (`None` when the game ends).
+    pub to_act: Option<u8>,
+    /// The next deadline.
+    pub deadline: Option<Timestamp>,
+    /// The result, when this action ends the game.
+    pub finished: Option<GameResult>,
+    /// A display name to remember in the same transaction, if it changed.
+    pub rename: Option<(GuildId, UserInfo)>,
+}
+
+/// A move waiting to be appended, and where its outcome goes.
+type PendingAppend = (
+    NewAction,
+    tokio::sync::oneshot::Sender<Result<(), AppendError>>,
+);
+
+/// The group commit of moves: callers queue their move, and whoever gets the turn commits
+/// every queued move in one transaction.
+#[derive(Default)]
+pub(crate) struct Appends {
+    queue: Mutex<Vec<PendingAppend>>,
+    turn: tokio::sync::Mutex<()>,
+}
+
+impl std::fmt::Debug for Appends {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Appends").finish_non_exhaustive()
+    }
+}
+
+/// The same failure for each of `n` moves.
+fn every_failed(n: usize, e: StorageError) -> Vec<Result<(), AppendError>> {
+    (0..n)
+        .map(|_| Err(AppendError::Storage(e.clone())))
+        .collect()
+}
+
+/// The answer of a move whose commit task died (a panic, or the runtime shutting down).
+fn outcome_unknown() -> AppendError {
+    AppendError::Storage(StorageError {
+        kind: StorageErrorKind::Other,
+        detail: "the commit was interrupted".into(),
+    })
+}
+
+/// Appends one move inside a transaction: the move log's row and the game row's new
+/// snapshot, refused as [`AppendError::Conflict`] when the ply was taken or the game ended.
+async fn append_in(tx: &mut Tx, action: &NewAction) -> Result<(), AppendError> {
+    let inserted = sqlx::query(
+        "INSERT INTO moves (game_id, ply, seat, action, played_at) VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(action.game.0)
+    .bind(i64::from(action.ply))
+    .bind(i64::from(action.seat))
+    .bind(&action.token)
+    .bind(action.at.0)
+    .execute(&mut **tx)
+    .await;
+    match inserted {
+        Err(e) if is_unique_violation(&e) => return Err(AppendError::Conflict),
+        other => {
+            other.map_err(StorageError::from)?;
+        }
+    }
+    let (status, result, winners, loser, finished_at) = match action.finished {
+        None => ("active", None, None, None, None),
+        Some(r) => (
+            "finished",
+            Some(r.reason.name()),
+            Some(colours_to_mask(r.winners)),
+            match r.reason {
+                ResultReason::Resignation { seat } | ResultReason::Timeout { seat } => {
+                    Some(i64::from(seat))
+                }
+                _ => None,
+            },
+            Some(action.at.0),
+        ),
+    };
+    let updated = sqlx::query(
+        "UPDATE games SET ply = $1, to_act_seat = $2, deadline = $3, sweep_lease = NULL, \
+         status = $4, result = $5, winners = $6, loser_seat = $7, finished_at = $8, \
+         updated_at = $9 WHERE game_id = $10 AND ply = $11 AND status = 'active'",
+    )
+    .bind(i64::from(action.ply))
+    .bind(action.to_act.map(i64::from))
+    .bind(action.deadline.map(|t| t.0))
+    .bind(status)
+    .bind(result)
+    .bind(winners)
+    .bind(loser)
+    .bind(finished_at)
+    .bind(action.at.0)
+    .bind(action.game.0)
+    .bind(i64::from(action.ply) - 1)
+    .execute(&mut **tx)
+    .await
+    .map_err(StorageError::from)?;
+    if updated.rows_affected() != 1 {
+        return Err(AppendError::Conflict);
+    }
+    if let Some((guild, user)) = &action.rename {
+        upsert_member(tx, *guild, user, action.at)
+            .await
+            .map_err(StorageError::from)?;
+    }
+    // Every way a game ends passes here: ratings change in the same transaction (and the
+    // same savepoint, when moves are committed in a batch).
+    if let Some(result) = action.finished {
+        // Rated or not (and why) is read back later from `rating_changes`.
+        let _rated =
+            ratings::rate_finished_game(tx, action.game, result.winners, action.at).await?;
+        // A tournament game's board gets its result in the same transaction.
+        super::tournaments::record_board_result(tx, action.game, result).await?;
+    }
+    Ok(())
+}
+
+impl Store {
+    /// Appends one action to the move log and updates the game's row, in one transaction.
+    ///
+    /// Moves that wait for the writer while a commit is under way are committed together
+    /// in the next transaction (a group commit), each in its own savepoint: one sync of the
+    /// disk for all, and each answered only once its commit is durable.
+    ///
+    /// # Errors
+    /// [`AppendError::Conflict`] when that ply is taken or the game is no longer active at
+    /// the previous ply (nothing is written); [`AppendError::Storage`] on failure.
+    pub async fn append_action(&self, action: &NewAction) -> Result<(), AppendError> {
+        // Group commit: each commit waits for a sync (`synchronous=FULL`), so moves that
+        // arrive while one is under way are committed together by the next, one sync for
+        // all, each still answered only once it is durable.
+        let (reply, mut answer) = tokio::sync::oneshot::channel();
+        self.appends
+            .queue
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push((action.clone(), reply));
+        let turn = tokio::select! {
+            biased;
+            done = &mut answer => return done.unwrap_or_else(|_| Err(outcome_unknown())),
+            turn = self.appends.turn.lock() => turn,
+        };
+        // The commit before this turn may have taken our move.
+        if let Ok(done) = answer.try_recv() {
+            return done;
+        }
+        let batch = std::mem::take(
+            &mut *self
+                .appends
+                .queue
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
+        if !batch.is_empty() {
+            // In a task of its own, so that the moves of others are committed and answered
+            // even if this caller goes away.
+            let _ = tokio::spawn(self.clone().commit_appends(batch)).await;
+        }
+        drop(turn);
+        answer.await.unwrap_or_else(|_| Err(outcome_unknown()))
+    }
+
+    /// Appends a batch of moves in one transaction and answers each.
+    async fn commit_appends(self, batch: Vec<PendingAppend>) {
+        let (actions, replies): (Vec<NewAction>, Vec<_>) = batch.into_iter().unzip();
+        let results = self.append_all(&actions).await;
+        for (reply, result) in replies.into_iter().zip(results) {
+            // A caller that went away no longer needs its answer.
+            let _ = reply.send(result);
+        }
+    }
+
+    /// One transaction for all the moves; each in a savepoint, so that a move refused
+    /// (another writer's ply) leaves the others in.
+    async fn append_all(&self, actions: &[NewAction]) -> Vec<Result<(), AppendError>> {
+        let mut tx = match self.begin_write().await {
+            Ok(tx) => tx,
+            Err(e) => return every_failed(actions.len(), e.into()),
+        };
+        let mut results = Vec::with_capacity(actions.len());
+        if actions.len() == 1 {
+            results.push(append_in(&mut tx, &actions[0]).await);
+        } else {
+            for action in actions {
+                let result = match sqlx::query("SAVEPOINT append").execute(&mut *tx).await {
+                    Ok(_) => append_in(&mut tx, action).await,
+                    Err(e) => Err(StorageError::from(e).into()),
+                };
+                let undo = if result.is_ok() {
+                    Ok(())
+                } else {
+                    sqlx::query("ROLLBACK TO append")
+                        .execute(&mut *tx)
+                        .await
+                        .map(|_| ())
+                };
+                let released = match undo {
+                    Ok(()) => sqlx::query("RELEASE append").execute(&mut *tx).await,
+                    Err(e) => Err(e),
+                };
+                if let Err(e) = released {
+                    // The transaction is in doubt: give it up whole.
+                    return every_failed(actions.len(), e.into());
+                }
+                results.push(result);
+            }
+        }
+        if results.iter().all(Result::is_err) {
+            // Nothing to keep; dropping the transaction rolls it back.
+            return results;
+        }
+        match tx.commit().await {
+            Ok(()) => results,
+            Err(e) => every_failed(actions.len(), e.into()),
+        }
+    }
+}
