@@ -137,22 +137,17 @@ fn check_swiss_rules(history: &[Board], round: &Round, keys: &[PlayerKey]) {
             );
         }
     }
-    // Three in a row of one seat only when both players needed that seat absolutely.
+    // Three in a row of one seat only when the opponent needed the other seat just as
+    // absolutely (their last two games in `seat`, or two more games in it).
     for &(a, b) in &round.pairs {
         for (p, seat, other) in [(a, 1u8, b), (b, 2u8, a)] {
             let h = seats.get(&p).cloned().unwrap_or_default();
             if h.len() >= 2 && h[h.len() - 1] == seat && h[h.len() - 2] == seat {
                 let o = seats.get(&other).cloned().unwrap_or_default();
-                let other_seat = if seat == 1 { 2 } else { 1 };
-                let other_needs =
-                    o.len() >= 2 && o[o.len() - 1] == other_seat && o[o.len() - 2] == other_seat;
+                let other_needs = o.len() >= 2 && o[o.len() - 1] == seat && o[o.len() - 2] == seat;
                 let ones = o.iter().filter(|&&s| s == 1).count() as i64;
                 let twos = o.len() as i64 - ones;
-                let imbalance = if other_seat == 1 {
-                    ones - twos
-                } else {
-                    twos - ones
-                };
+                let imbalance = if seat == 1 { ones - twos } else { twos - ones };
                 assert!(
                     other_needs || imbalance >= 2,
                     "{p} gets seat {seat} a third time against {other}"
