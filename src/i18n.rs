@@ -90,7 +90,8 @@ const SOURCES: &[(Lang, &str, &str)] = &sources!(
     "clocks.ftl",
     "ratings.ftl",
     "engine.ftl",
-    "renju.ftl"
+    "renju.ftl",
+    "tournaments.ftl"
 );
 
 /// All translations, loaded once; cheap to share between threads.

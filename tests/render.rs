@@ -12,8 +12,8 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use gomoku_bot::render::{
-    self, Labels, REPLAY_HOLD, RenderError, RenderOptions, Theme, picture_size, render_png,
-    render_png_with_tentative, render_replay_gif,
+    self, Labels, REPLAY_HOLD, RenderError, RenderOptions, StandingsRow, StandingsTable, Theme,
+    picture_size, render_png, render_png_with_tentative, render_replay_gif, render_standings_png,
 };
 use gomoku_bot::rules::{Action, Game, Point, Preset, RuleSet};
 use image::AnimationDecoder;
@@ -688,4 +688,63 @@ fn render_is_reexported_for_the_discord_layer() {
     let _ = render::Theme::Light;
     assert_eq!("dark".parse::<Theme>().unwrap(), Theme::Dark);
     assert!("sepia".parse::<Theme>().is_err());
+}
+
+fn standings_table(rows: usize, names: &[&str]) -> StandingsTable {
+    StandingsTable {
+        title: "Spring Open 2026 — Swiss".into(),
+        subtitle: "After round 3 of 5".into(),
+        headings: ["#", "Player", "Points", "Buchholz", "SB", "Games"]
+            .map(String::from)
+            .to_vec(),
+        rows: (0..rows)
+            .map(|i| StandingsRow {
+                rank: if i == 2 || i == 3 {
+                    "=3".into()
+                } else {
+                    (i + 1).to_string()
+                },
+                name: names[i % names.len()].to_string(),
+                cells: vec![
+                    format!("{}½", 3 - i.min(8) / 3),
+                    format!("{}", 9 - i.min(8)),
+                    format!("{}¼", 6 - i.min(5)),
+                    "3".into(),
+                ],
+                winner: false,
+                withdrawn: i == 5,
+            })
+            .collect(),
+    }
+}
+
+#[test]
+fn golden_standings_light_and_dark() {
+    let names = [
+        "Ann",
+        "Bo Lindqvist",
+        "Ça va · Ünïcödé",
+        "李小龍",
+        "\u{202E}evil\u{0000}name",
+        "A name far too long to fit in the player column of the standings table at all",
+        "مرحبا 42",
+        "Z\u{0301}\u{0301}\u{0301}\u{0301}algo",
+    ];
+    let light = render_standings_png(&standings_table(10, &names), Theme::Light);
+    check_golden("standings-light", &light);
+    let mut final_table = standings_table(8, &names);
+    final_table.subtitle = "Final standings".into();
+    final_table.rows[0].winner = true;
+    check_golden(
+        "standings-dark",
+        &render_standings_png(&final_table, Theme::Dark),
+    );
+}
+
+#[test]
+fn a_standings_table_of_64_players_is_tall_and_small() {
+    let png = render_standings_png(&standings_table(64, &["Player"]), Theme::Light);
+    let img = decode(&png);
+    assert_eq!((img.width(), img.height()), (800, 74 + 34 + 64 * 30 + 12));
+    assert!(png.len() < 200_000, "{} bytes", png.len());
 }

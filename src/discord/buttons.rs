@@ -371,6 +371,9 @@ pub async fn handle(
     if let Some(page) = super::ratings::LeaderboardButton::parse(&click.data.custom_id) {
         return super::ratings::turn_page(ctx, data, click, page).await;
     }
+    if let Some(b) = super::tournaments::TournamentButton::parse(&click.data.custom_id) {
+        return super::tournaments::handle_click(ctx, data, click, b).await;
+    }
     let Some(action) = ButtonAction::parse(&click.data.custom_id) else {
         return reply_private(ctx, click, data.i18n.get(lang, "err-unknown-button")).await;
     };

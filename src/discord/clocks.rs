@@ -346,6 +346,15 @@ pub async fn sweep_clocks(http: Weak<Http>, service: Weak<Service>, i18n: Arc<I1
             Ok(events) => {
                 for event in &events {
                     post_event(&http, &service, &i18n, event).await;
+                    // A loss on time can end a tournament round.
+                    if let ClockEvent::TimedOut { game, .. } = event {
+                        super::tournaments::after_game(
+                            Arc::clone(&http),
+                            Arc::clone(&service),
+                            Arc::clone(&i18n),
+                            game,
+                        );
+                    }
                 }
             }
             Err(e) => warn!(%e, "deadline sweep failed"),

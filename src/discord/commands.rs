@@ -35,6 +35,7 @@ pub fn all() -> Vec<poise::Command<super::Data, Error>> {
         super::ratings::rating(),
         super::ratings::history(),
         super::ratings::replay(),
+        super::tournaments::tournament(),
     ]
 }
 
@@ -332,6 +333,101 @@ fn on_off(b: bool) -> &'static str {
     if b { "on" } else { "off" }
 }
 
+/// The rule options of `/challenge`, also taken by `/tournament create`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct RuleChoices {
+    pub game: Option<GameChoice>,
+    pub size: Option<SizeChoice>,
+    pub opening: Option<OpeningChoice>,
+    pub players: Option<PlayersChoice>,
+    pub teams: Option<bool>,
+    pub captures: Option<CapturesChoice>,
+    pub capture_win: Option<u16>,
+    pub line: Option<LineChoice>,
+    pub overline: Option<OverlineChoice>,
+    pub self_capture: Option<SelfCaptureChoice>,
+    pub extra_time_capture: Option<bool>,
+    pub mixed_captures: Option<bool>,
+}
+
+impl RuleChoices {
+    /// The rule set chosen, starting from the server's default game when none is chosen.
+    ///
+    /// # Errors
+    /// The rules core's reason when the options make no sense together.
+    pub(super) fn rules(&self, default: &RuleSet) -> Result<RuleSet, crate::rules::RulesError> {
+        let (preset, mut options) = starting_options(default, self.game, self.size);
+        if let Some(p) = self.players {
+            let n = match p {
+                PlayersChoice::Two => 2,
+                PlayersChoice::Three => 3,
+                PlayersChoice::Four => 4,
+            };
+            set_option(&mut options, "players", n);
+            if n > 2 && self.opening.is_none() {
+                // The server's default opening is for two players; a lobby has none.
+                options.retain(|o| !o.starts_with("opening="));
+            }
+        }
+        if let Some(o) = self.opening {
+            set_option(&mut options, "opening", o.value());
+        }
+        if let Some(t) = self.teams {
+            set_option(&mut options, "teams", on_off(t));
+        }
+        if let Some(c) = self.captures {
+            set_option(
+                &mut options,
+                "captures",
+                match c {
+                    CapturesChoice::None => "none",
+                    CapturesChoice::Pairs => "pairs",
+                    CapturesChoice::PairsAndTriples => "pairs-and-triples",
+                },
+            );
+        }
+        if let Some(w) = self.capture_win {
+            set_option(&mut options, "capture_win", w);
+        }
+        if let Some(l) = self.line {
+            set_option(
+                &mut options,
+                "line",
+                if matches!(l, LineChoice::Four) { 4 } else { 5 },
+            );
+        }
+        if let Some(o) = self.overline {
+            set_option(
+                &mut options,
+                "overline",
+                if matches!(o, OverlineChoice::Wins) {
+                    "wins"
+                } else {
+                    "no"
+                },
+            );
+        }
+        if let Some(s) = self.self_capture {
+            set_option(
+                &mut options,
+                "self_capture",
+                match s {
+                    SelfCaptureChoice::None => "none",
+                    SelfCaptureChoice::Capture => "capture",
+                    SelfCaptureChoice::Forbidden => "forbidden",
+                },
+            );
+        }
+        if let Some(e) = self.extra_time_capture {
+            set_option(&mut options, "extra_time_capture", on_off(e));
+        }
+        if let Some(m) = self.mixed_captures {
+            set_option(&mut options, "mixed_captures", on_off(m));
+        }
+        RuleSet::with_options(preset, &options)
+    }
+}
+
 /// Challenge a member (or anyone, or start a lobby for 3-4 players).
 #[poise::command(slash_command, guild_only)]
 #[allow(clippy::too_many_arguments)]
@@ -387,75 +483,21 @@ pub async fn challenge(
         Ok(s) => s,
         Err(e) => return say_error(ctx, &e).await,
     };
-    let (preset, mut options) = starting_options(&settings.default_rules, game, size);
-    if let Some(p) = players {
-        let n = match p {
-            PlayersChoice::Two => 2,
-            PlayersChoice::Three => 3,
-            PlayersChoice::Four => 4,
-        };
-        set_option(&mut options, "players", n);
-        if n > 2 && opening.is_none() {
-            // The server's default opening is for two players; a lobby has none.
-            options.retain(|o| !o.starts_with("opening="));
-        }
-    }
-    if let Some(o) = opening {
-        set_option(&mut options, "opening", o.value());
-    }
-    if let Some(t) = teams {
-        set_option(&mut options, "teams", on_off(t));
-    }
-    if let Some(c) = captures {
-        set_option(
-            &mut options,
-            "captures",
-            match c {
-                CapturesChoice::None => "none",
-                CapturesChoice::Pairs => "pairs",
-                CapturesChoice::PairsAndTriples => "pairs-and-triples",
-            },
-        );
-    }
-    if let Some(w) = capture_win {
-        set_option(&mut options, "capture_win", w);
-    }
-    if let Some(l) = line {
-        set_option(
-            &mut options,
-            "line",
-            if matches!(l, LineChoice::Four) { 4 } else { 5 },
-        );
-    }
-    if let Some(o) = overline {
-        set_option(
-            &mut options,
-            "overline",
-            if matches!(o, OverlineChoice::Wins) {
-                "wins"
-            } else {
-                "no"
-            },
-        );
-    }
-    if let Some(s) = self_capture {
-        set_option(
-            &mut options,
-            "self_capture",
-            match s {
-                SelfCaptureChoice::None => "none",
-                SelfCaptureChoice::Capture => "capture",
-                SelfCaptureChoice::Forbidden => "forbidden",
-            },
-        );
-    }
-    if let Some(e) = extra_time_capture {
-        set_option(&mut options, "extra_time_capture", on_off(e));
-    }
-    if let Some(m) = mixed_captures {
-        set_option(&mut options, "mixed_captures", on_off(m));
-    }
-    let rules = match RuleSet::with_options(preset, &options) {
+    let choices = RuleChoices {
+        game,
+        size,
+        opening,
+        players,
+        teams,
+        captures,
+        capture_win,
+        line,
+        overline,
+        self_capture,
+        extra_time_capture,
+        mixed_captures,
+    };
+    let rules = match choices.rules(&settings.default_rules) {
         Ok(r) => r,
         Err(e) => {
             let lang = private_lang(ctx).await;

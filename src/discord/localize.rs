@@ -25,42 +25,57 @@ fn localizations(i18n: &I18n, key: &str) -> Localizations {
 }
 
 /// Fills in names, descriptions and choice labels of `commands` from the translations.
+/// Subcommands use their parent's key: `cmd-tournament-create`, `cmd-tournament-create-name`.
 pub fn apply(commands: &mut [poise::Command<Data, Error>], i18n: &I18n) {
     for cmd in commands {
-        let name = cmd.name.to_string();
-        cmd.name_localizations = localizations(i18n, &format!("cmd-{name}"));
-        let desc_key = format!("cmd-{name}-desc");
-        cmd.description = Some(Cow::Owned(i18n.get(Lang::En, &desc_key)));
-        cmd.description_localizations = localizations(i18n, &desc_key);
-        for param in &mut cmd.parameters {
-            let pname = param.name.to_string();
-            param.name_localizations = localizations(i18n, &format!("cmd-{name}-{pname}"));
-            let key = format!("cmd-{name}-{pname}-desc");
-            param.description = Some(Cow::Owned(i18n.get(Lang::En, &key)));
-            param.description_localizations = localizations(i18n, &key);
-            let mut choices = param.choices.to_vec();
-            for choice in &mut choices {
-                let key = format!("choice-{pname}-{}", choice.name);
-                choice.localizations = localizations(i18n, &key);
-                choice.name = Cow::Owned(i18n.get(Lang::En, &key));
-            }
-            param.choices = Cow::Owned(choices);
+        apply_one(cmd, i18n, "");
+    }
+}
+
+fn apply_one(cmd: &mut poise::Command<Data, Error>, i18n: &I18n, parent: &str) {
+    let name = format!("{parent}{}", cmd.name);
+    cmd.name_localizations = localizations(i18n, &format!("cmd-{name}"));
+    let desc_key = format!("cmd-{name}-desc");
+    cmd.description = Some(Cow::Owned(i18n.get(Lang::En, &desc_key)));
+    cmd.description_localizations = localizations(i18n, &desc_key);
+    for param in &mut cmd.parameters {
+        let pname = param.name.to_string();
+        param.name_localizations = localizations(i18n, &format!("cmd-{name}-{pname}"));
+        let key = format!("cmd-{name}-{pname}-desc");
+        param.description = Some(Cow::Owned(i18n.get(Lang::En, &key)));
+        param.description_localizations = localizations(i18n, &key);
+        let mut choices = param.choices.to_vec();
+        for choice in &mut choices {
+            let key = format!("choice-{pname}-{}", choice.name);
+            choice.localizations = localizations(i18n, &key);
+            choice.name = Cow::Owned(i18n.get(Lang::En, &key));
         }
+        param.choices = Cow::Owned(choices);
+    }
+    let prefix = format!("{name}-");
+    for sub in &mut cmd.subcommands {
+        apply_one(sub, i18n, &prefix);
     }
 }
 
 /// Every Fluent key the commands use (for the completeness test).
 #[cfg(test)]
 pub fn keys(commands: &[poise::Command<Data, Error>]) -> Vec<String> {
-    let mut keys = Vec::new();
-    for cmd in commands {
-        let name = &cmd.name;
+    fn walk(cmd: &poise::Command<Data, Error>, parent: &str, keys: &mut Vec<String>) {
+        let name = format!("{parent}{}", cmd.name);
         keys.push(format!("cmd-{name}"));
         keys.push(format!("cmd-{name}-desc"));
         for p in &cmd.parameters {
             keys.push(format!("cmd-{name}-{}", p.name));
             keys.push(format!("cmd-{name}-{}-desc", p.name));
         }
+        for sub in &cmd.subcommands {
+            walk(sub, &format!("{name}-"), keys);
+        }
+    }
+    let mut keys = Vec::new();
+    for cmd in commands {
+        walk(cmd, "", &mut keys);
     }
     keys
 }
@@ -89,7 +104,10 @@ mod tests {
         let mut cmds = raw;
         apply(&mut cmds, &i18n);
         assert!(cmds.len() <= 100);
-        for c in &cmds {
+        let subcommands: Vec<&poise::Command<Data, Error>> =
+            cmds.iter().flat_map(|c| c.subcommands.iter()).collect();
+        assert!(subcommands.len() >= 7, "the subcommands of /tournament");
+        for c in cmds.iter().chain(subcommands) {
             assert!(valid_name(&c.name), "{}", c.name);
             let d = c.description.as_deref().unwrap();
             assert!((1..=100).contains(&d.chars().count()), "{}: {d}", c.name);

@@ -14,6 +14,7 @@ pub mod offers;
 mod post;
 pub mod ratings;
 pub mod text;
+pub mod tournaments;
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -256,6 +257,11 @@ pub fn framework_with_engine(
                     Arc::clone(&i18n),
                 ));
                 tokio::spawn(clocks::sweep_clocks(
+                    Arc::downgrade(&ctx.http),
+                    Arc::downgrade(&service),
+                    Arc::clone(&i18n),
+                ));
+                tokio::spawn(tournaments::sweep_tournaments(
                     Arc::downgrade(&ctx.http),
                     Arc::downgrade(&service),
                     Arc::clone(&i18n),

@@ -455,6 +455,13 @@ pub async fn announce(
     }
     direct_ping(&sctx.http, data, view, &prefs, lang).await;
     super::offers::strike_stale_offers(&sctx.http, data, view, lang).await;
+    // The last game of a tournament round starts the next one.
+    super::tournaments::after_game(
+        std::sync::Arc::clone(&sctx.http),
+        std::sync::Arc::clone(&data.service),
+        std::sync::Arc::clone(&data.i18n),
+        view,
+    );
     super::engine::after_action(
         data.engine_shared(sctx),
         view,

@@ -60,6 +60,7 @@ mod encode;
 mod layout;
 mod paint;
 mod scene;
+mod standings;
 mod text;
 mod theme;
 
@@ -71,6 +72,9 @@ use compose::compose_indexed;
 pub use deflate::CacheStats as PngCacheStats;
 use layout::Layout;
 use scene::Scene;
+pub use standings::{
+    DrawnTable, StandingsRow, StandingsTable, draw_standings, render_standings_png,
+};
 pub use theme::{Theme, UnknownTheme};
 
 /// The footer's words, so that the caller can translate them. English by default.

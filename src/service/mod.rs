@@ -50,6 +50,7 @@ mod offers;
 mod ratings;
 mod resign;
 mod settings;
+mod tournaments;
 mod view;
 
 use std::collections::HashMap;
@@ -69,6 +70,11 @@ pub use ratings::{
     Family, GameOutcome, HISTORY_LENGTH, HistoryEntry, LEADERBOARD_PAGE, LeaderboardPage,
     MIN_STONES_EACH, PlayerRatings, Ranked, Rating, RatingChange, START_RATING, Unrated,
 };
+pub use tournaments::{
+    Announcement, Left, MAX_NAME_CHARS, MAX_ROUND_ROBIN_PLAYERS, MAX_SWISS_PLAYERS,
+    MAX_SWISS_ROUNDS, MIN_PLAYERS, StandingLine, StandingsView, Tournament, TournamentBoard,
+    TournamentEntry, TournamentError, TournamentRequest,
+};
 pub use view::{
     Acceptance, Actor, ChallengeRequest, GameSummary, GameView, Played, PlayerEntry, SeatView,
 };
@@ -76,7 +82,8 @@ pub use view::{
 pub use crate::store::{
     Challenge, ChallengeId, ChallengeStatus, ChannelId, GameId, GameResult, GameStatus, GuildId,
     GuildSettings, MessageId, Notify, Offer, OfferId, OfferKind, OfferStatus, Preferences,
-    ResultReason, StorageError, StorageErrorKind, TimeControl, Timestamp, UserId, UserInfo,
+    ResultReason, StorageError, StorageErrorKind, TimeControl, Timestamp, TournamentId,
+    TournamentRow, TournamentStatus, UserId, UserInfo,
 };
 
 use crate::store::{Store, StoreOptions};

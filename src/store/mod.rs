@@ -56,6 +56,7 @@ mod moves;
 mod offers;
 pub mod ratings;
 mod rows;
+mod tournaments;
 
 use std::sync::Arc;
 
@@ -74,6 +75,10 @@ pub use model::{
 pub use moves::NewAction;
 pub use offers::{Offer, OfferId, OfferInsert, OfferKind, OfferStatus};
 pub use ratings::{Family, Ranked, Rating, RatingChange, Scope, Unrated};
+pub use tournaments::{
+    BoardRow, EntryRow, Joined, NewTournament, PlannedBoard, Seeding, StoredTournament,
+    TournamentId, TournamentRow, TournamentStatus,
+};
 
 pub(crate) use error::is_unique_violation;
 pub(crate) use games::HUMAN_TO_ACT;

@@ -135,6 +135,8 @@ async fn append_in(tx: &mut Tx, action: &NewAction) -> Result<(), AppendError> {
         // Rated or not (and why) is read back later from `rating_changes`.
         let _rated =
             ratings::rate_finished_game(tx, action.game, result.winners, action.at).await?;
+        // A tournament game's board gets its result in the same transaction.
+        super::tournaments::record_board_result(tx, action.game, result).await?;
     }
     Ok(())
 }

@@ -14,3 +14,4 @@ mod ratings;
 mod scenarios;
 mod smoke;
 mod social;
+mod tournaments;

@@ -145,6 +145,9 @@ async fn migrations_apply_to_an_empty_database_and_are_idempotent() {
             "rating_changes",
             "ratings",
             "rematches",
+            "tournament_boards",
+            "tournament_players",
+            "tournaments",
             "user_preferences",
             "vacation_usage"
         ]

@@ -11,3 +11,4 @@ mod migrations;
 mod model;
 mod ratings;
 mod social;
+mod tournaments;
