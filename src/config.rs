@@ -137,20 +137,55 @@ impl Default for GameConfig {
 pub struct LogConfig {
     /// A tracing filter, e.g. `info` or `gomoku_bot=debug,serenity=warn`; `RUST_LOG` overrides it.
     pub filter: String,
+    /// `text` (for people, the default) or `json` (one object per line); `LOG_FORMAT`
+    /// overrides it.
+    pub format: LogFormat,
 }
 
 impl Default for LogConfig {
     fn default() -> Self {
         LogConfig {
             filter: "info,serenity=warn,poise=warn,sqlx=warn".to_string(),
+            format: LogFormat::Text,
         }
     }
 }
 
-/// The whole configuration.
+/// How log lines are written.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// Human-readable lines.
+    #[default]
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// `[metrics]` settings (issue 17).
 #[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
 #[serde(default, deny_unknown_fields)]
+pub struct MetricsConfig {
+    /// Where to serve `/metrics`, `/healthz` and `/readyz` (`host:port`); none = off.
+    /// `METRICS_LISTEN` overrides it.
+    pub listen: Option<String>,
+}
+
+/// The default of `shutdown_grace_seconds`.
+pub const DEFAULT_SHUTDOWN_GRACE_SECONDS: u32 = 20;
+
+fn default_grace() -> u32 {
+    DEFAULT_SHUTDOWN_GRACE_SECONDS
+}
+
+/// The whole configuration.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
 pub struct Config {
+    /// Seconds a shutdown (SIGTERM, Ctrl-C) may take: interactions in flight finish, then
+    /// the gateway closes; after that the process exits regardless.
+    #[serde(default = "default_grace")]
+    pub shutdown_grace_seconds: u32,
     /// Discord connection.
     pub discord: DiscordConfig,
     /// Storage.
@@ -159,6 +194,21 @@ pub struct Config {
     pub game: GameConfig,
     /// Logging.
     pub log: LogConfig,
+    /// The operations listener.
+    pub metrics: MetricsConfig,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            shutdown_grace_seconds: DEFAULT_SHUTDOWN_GRACE_SECONDS,
+            discord: DiscordConfig::default(),
+            database: DatabaseConfig::default(),
+            game: GameConfig::default(),
+            log: LogConfig::default(),
+            metrics: MetricsConfig::default(),
+        }
+    }
 }
 
 impl Config {
@@ -201,6 +251,22 @@ impl Config {
             config.discord.api_url = Some(url);
         }
         config.discord.api_url = config.discord.api_url.filter(|u| !u.trim().is_empty());
+        if let Some(listen) = set(env("METRICS_LISTEN")) {
+            config.metrics.listen = Some(listen);
+        }
+        config.metrics.listen = config.metrics.listen.filter(|l| !l.trim().is_empty());
+        if let Some(format) = set(env("LOG_FORMAT")) {
+            config.log.format = match format.trim() {
+                "text" => LogFormat::Text,
+                "json" => LogFormat::Json,
+                _ => {
+                    return Err(ConfigError::Invalid {
+                        key: "log.format",
+                        why: "LOG_FORMAT must be text or json".to_string(),
+                    });
+                }
+            };
+        }
         config.validate()?;
         Ok(config)
     }
@@ -239,6 +305,20 @@ impl Config {
             return Err(ConfigError::Invalid {
                 key: "game.clock_sweep_seconds",
                 why: "must be between 1 and 3600".to_string(),
+            });
+        }
+        if let Some(listen) = &self.metrics.listen
+            && listen.trim().parse::<std::net::SocketAddr>().is_err()
+        {
+            return Err(ConfigError::Invalid {
+                key: "metrics.listen",
+                why: format!("`{listen}` is not host:port, e.g. 127.0.0.1:9100"),
+            });
+        }
+        if !(1..=600).contains(&self.shutdown_grace_seconds) {
+            return Err(ConfigError::Invalid {
+                key: "shutdown_grace_seconds",
+                why: "must be between 1 and 600".to_string(),
             });
         }
         if !(1..=64).contains(&self.game.engine_threads) {
@@ -280,6 +360,9 @@ mod tests {
             "clock_sweep_seconds",
             "engine_threads",
             "filter",
+            "format",
+            "listen",
+            "shutdown_grace_seconds",
         ] {
             assert!(
                 text.contains(&format!("{key} =")),
@@ -385,6 +468,63 @@ mod tests {
                 assert_eq!(c.game.engine_threads, threads);
             }
         }
+    }
+
+    #[test]
+    fn operations_settings_have_defaults_env_overrides_and_checks() {
+        let c = Config::default();
+        assert_eq!(c.metrics.listen, None, "metrics are off by default");
+        assert_eq!(c.shutdown_grace_seconds, 20);
+        assert_eq!(c.log.format, LogFormat::Text);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.toml");
+        std::fs::write(
+            &path,
+            "shutdown_grace_seconds = 25\n[discord]\ntoken = \"t\"\n[metrics]\nlisten = \"127.0.0.1:9100\"\n[log]\nformat = \"json\"\n",
+        )
+        .unwrap();
+        let c = Config::load(&path, env(&[])).unwrap();
+        assert_eq!(c.metrics.listen.as_deref(), Some("127.0.0.1:9100"));
+        assert_eq!(c.shutdown_grace_seconds, 25);
+        assert_eq!(c.log.format, LogFormat::Json);
+        let c = Config::load(
+            &path,
+            env(&[("METRICS_LISTEN", "0.0.0.0:9200"), ("LOG_FORMAT", "text")]),
+        )
+        .unwrap();
+        assert_eq!(c.metrics.listen.as_deref(), Some("0.0.0.0:9200"));
+        assert_eq!(c.log.format, LogFormat::Text);
+        for (vars, key) in [
+            (&[("METRICS_LISTEN", "localhost")][..], "metrics.listen"),
+            (
+                &[("METRICS_LISTEN", "127.0.0.1:99999")][..],
+                "metrics.listen",
+            ),
+            (&[("LOG_FORMAT", "xml")][..], "log.format"),
+        ] {
+            let e = Config::load(&path, env(vars)).unwrap_err();
+            assert!(
+                matches!(e, ConfigError::Invalid { key: k, .. } if k == key),
+                "{vars:?}: {e}"
+            );
+        }
+        std::fs::write(
+            &path,
+            "shutdown_grace_seconds = 0\n[discord]\ntoken = \"t\"\n",
+        )
+        .unwrap();
+        assert!(matches!(
+            Config::load(&path, env(&[])),
+            Err(ConfigError::Invalid {
+                key: "shutdown_grace_seconds",
+                ..
+            })
+        ));
+        std::fs::write(&path, "[discord]\ntoken = \"t\"\n[log]\nformat = \"xml\"\n").unwrap();
+        assert!(matches!(
+            Config::load(&path, env(&[])),
+            Err(ConfigError::Parse { .. })
+        ));
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod config;
 pub mod discord;
 pub mod engine;
 pub mod i18n;
+pub mod ops;
 pub mod render;
 pub mod rules;
 pub mod service;

@@ -295,9 +295,7 @@ fn run_bot(path: &std::path::Path) -> ExitCode {
         Err(e) => return usage_error(e),
     };
     let filter = std::env::var("RUST_LOG").unwrap_or_else(|_| config.log.filter.clone());
-    let filter = tracing_subscriber::EnvFilter::try_new(&filter)
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    tracing_subscriber::fmt().with_env_filter(filter).init();
+    gomoku_bot::ops::logs::init(&filter, config.log.format);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -308,13 +306,37 @@ fn run_bot(path: &std::path::Path) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    match runtime.block_on(gomoku_bot::discord::run(config)) {
+    // A taken or wrong metrics address is bad configuration: one line, status 2, at start.
+    let operations = match runtime.block_on(operations(&config)) {
+        Ok(o) => o,
+        Err(e) => return usage_error(e),
+    };
+    match runtime.block_on(gomoku_bot::discord::run(config, operations)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!(%e, "the bot stopped");
             ExitCode::from(1)
         }
     }
+}
+
+/// Binds the operations listener and installs the metrics recorder, when `metrics.listen` is
+/// set.
+async fn operations(
+    config: &gomoku_bot::config::Config,
+) -> Result<gomoku_bot::discord::Operations, String> {
+    let Some(listen) = &config.metrics.listen else {
+        return Ok(gomoku_bot::discord::Operations::default());
+    };
+    let listener = gomoku_bot::ops::server::Listener::bind(listen.trim())
+        .await
+        .map_err(|e| e.to_string())?;
+    let metrics = gomoku_bot::ops::metrics::install()
+        .map_err(|e| format!("cannot start the metrics: {e}"))?;
+    Ok(gomoku_bot::discord::Operations {
+        listener: Some(listener),
+        metrics: Some(metrics),
+    })
 }
 
 struct RenderArgs {

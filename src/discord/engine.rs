@@ -8,6 +8,7 @@
 //! a CPU shared with thinking games still answers members first. After a restart, every game where the engine owes a move gets it
 //! ([`resume`]); the move log's ply check makes a duplicate attempt harmless.
 
+use crate::ops::metrics;
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -42,6 +43,15 @@ type Job = Box<dyn FnOnce() + Send>;
 /// A fixed number of dedicated threads, at lowered priority, running jobs in order.
 struct ThinkPool {
     jobs: std::sync::mpsc::Sender<Job>,
+    /// Jobs sent and not yet taken by a thread, then jobs running (for the metrics).
+    load: Arc<PoolLoad>,
+}
+
+/// How busy the pool is, kept for the metrics' gauges.
+#[derive(Default)]
+struct PoolLoad {
+    waiting: std::sync::atomic::AtomicUsize,
+    busy: std::sync::atomic::AtomicUsize,
 }
 
 impl ThinkPool {
@@ -74,17 +84,29 @@ impl ThinkPool {
                 warn!(%e, "could not start an engine thread");
             }
         }
-        ThinkPool { jobs }
+        ThinkPool {
+            jobs,
+            load: Arc::default(),
+        }
     }
 
     /// Runs `f` on one of the pool's threads; `None` if it panicked or the pool is gone.
     async fn run<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+        use std::sync::atomic::Ordering::Relaxed;
         let (answer, answered) = tokio::sync::oneshot::channel();
-        self.jobs
-            .send(Box::new(move || {
-                let _ = answer.send(f());
-            }))
-            .ok()?;
+        let load = Arc::clone(&self.load);
+        metrics::engine_jobs_waiting(load.waiting.fetch_add(1, Relaxed) + 1);
+        let sent = self.jobs.send(Box::new(move || {
+            metrics::engine_jobs_waiting(load.waiting.fetch_sub(1, Relaxed).saturating_sub(1));
+            metrics::engine_workers_busy(load.busy.fetch_add(1, Relaxed) + 1);
+            let _ = answer.send(f());
+            metrics::engine_workers_busy(load.busy.fetch_sub(1, Relaxed).saturating_sub(1));
+        }));
+        if sent.is_err() {
+            let waiting = self.load.waiting.fetch_sub(1, Relaxed).saturating_sub(1);
+            metrics::engine_jobs_waiting(waiting);
+            return None;
+        }
         answered.await.ok()
     }
 }
@@ -228,19 +250,28 @@ async fn play_turns_now(shared: &Shared, game: GameId, reply: Reply) -> Result<(
         };
         let thinking = turn.clone();
         let thinker = Arc::clone(&shared.engine.thinker);
-        let action = shared
+        let Some((action, took)) = shared
             .engine
             .pool
-            .run(move || thinker(&thinking))
+            .run(move || {
+                let started = std::time::Instant::now();
+                (thinker(&thinking), started.elapsed())
+            })
             .await
-            .flatten()
-            .filter(|&a| turn.game.is_legal(a));
+        else {
+            warn!(game = game.0, "the engine found no legal action");
+            return Ok(());
+        };
+        let action = action.filter(|&a| turn.game.is_legal(a));
         let Some(action) = action else {
             warn!(game = game.0, "the engine found no legal action");
             return Ok(());
         };
         match shared.service.play_engine_move(&turn, &bot, action).await {
-            Ok(played) => post_move(shared, &reply, &played, bot.id).await,
+            Ok(played) => {
+                metrics::engine_move(turn.level.get(), took);
+                post_move(shared, &reply, &played, bot.id).await;
+            }
             // Someone resigned or another task moved first: look again.
             Err(ServiceError::PositionChanged | ServiceError::NotYourTurn) => {
                 debug!(

@@ -11,6 +11,7 @@ mod commands;
 pub mod engine;
 mod localize;
 pub mod offers;
+pub mod ops;
 mod post;
 pub mod ratings;
 pub mod text;
@@ -156,21 +157,29 @@ async fn tell_privately(ctx: Context<'_>, key: &str) {
 }
 
 async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
+    use crate::ops::metrics::{Outcome, mark};
     match error {
         poise::FrameworkError::Command { error, ctx, .. } => {
+            mark(Outcome::Error);
+            ops::count_rest_failure(error.as_ref());
             error!(command = %ctx.command().name, %error, "command failed");
             tell_privately(ctx, "err-internal").await;
         }
         poise::FrameworkError::EventHandler { error, .. } => {
+            mark(Outcome::Error);
+            ops::count_rest_failure(error.as_ref());
             error!(%error, "event handler failed");
         }
         poise::FrameworkError::MissingUserPermissions { ctx, .. } => {
+            mark(Outcome::Refused);
             tell_privately(ctx, "err-manage-server").await;
         }
         poise::FrameworkError::GuildOnly { ctx, .. } => {
+            mark(Outcome::Refused);
             tell_privately(ctx, "err-guild-only").await;
         }
         other => {
+            mark(Outcome::Refused);
             if let Err(e) = poise::builtins::on_error(other).await {
                 warn!(%e, "could not report an error");
             }
@@ -301,8 +310,20 @@ pub async fn client(
     http: Http,
     framework: poise::Framework<Data, Error>,
 ) -> Result<serenity::Client, serenity::Error> {
+    client_with_drain(http, framework, crate::ops::shutdown::Drain::new()).await
+}
+
+/// [`client`] whose interactions are refused ("restarting") once `drain` starts.
+///
+/// # Errors
+/// serenity's, when the client cannot be built.
+pub async fn client_with_drain(
+    http: Http,
+    framework: poise::Framework<Data, Error>,
+    drain: Arc<crate::ops::shutdown::Drain>,
+) -> Result<serenity::Client, serenity::Error> {
     ClientBuilder::new_with_http(http, intents())
-        .framework(framework)
+        .framework(ops::Instrumented::new(framework, drain))
         .await
 }
 
@@ -319,11 +340,27 @@ pub fn http_client(config: &Config) -> Http {
     }
 }
 
+/// What the binary prepared for operating the bot before it runs.
+#[derive(Debug, Default)]
+pub struct Operations {
+    /// The bound `/metrics`, `/healthz`, `/readyz` listener, when `metrics.listen` is set.
+    pub listener: Option<crate::ops::server::Listener>,
+    /// The installed Prometheus recorder's handle, when metrics are on.
+    pub metrics: Option<metrics_exporter_prometheus::PrometheusHandle>,
+}
+
 /// Runs the bot until it is stopped (Ctrl-C or SIGTERM) or the gateway gives up.
+///
+/// The first signal drains (see [`crate::ops::shutdown`]): new interactions are answered
+/// "restarting", those in flight finish, then the gateway closes, the database is closed and
+/// this returns, within `shutdown_grace_seconds`; past that, or on a second signal, the process
+/// exits at once with status 1.
 ///
 /// # Errors
 /// A storage failure at start-up, or a Discord connection failure.
-pub async fn run(config: Config) -> Result<(), Error> {
+pub async fn run(config: Config, operations: Operations) -> Result<(), Error> {
+    use crate::ops::shutdown::Drain;
+
     let options = StoreOptions::new(config.database.url.clone());
     let service_config = ServiceConfig {
         challenge_ttl: Duration::from_secs(u64::from(config.game.challenge_expiry_hours) * 3600),
@@ -346,38 +383,118 @@ pub async fn run(config: Config) -> Result<(), Error> {
         registration,
         engine::Engine::new(config.game.engine_threads),
     );
-    let mut client = client(http_client(&config), framework).await?;
+    let drain = Drain::new();
+    let mut client = client_with_drain(http_client(&config), framework, Arc::clone(&drain)).await?;
     let shard_manager = Arc::clone(&client.shard_manager);
-    tokio::spawn(async move {
-        shutdown_signal().await;
-        info!("shutting down");
-        shard_manager.shutdown_all().await;
+    let (stop_listener, listener_stopped) = tokio::sync::watch::channel(false);
+    let listening = operations.listener.map(|listener| {
+        if let Ok(addr) = listener.local_addr() {
+            info!(%addr, "serving /metrics, /healthz and /readyz");
+        }
+        // `client.start()` runs one shard.
+        let probe = ops::BotProbe::new(
+            Arc::clone(&service),
+            Arc::clone(&shard_manager),
+            1,
+            Arc::clone(&drain),
+        );
+        tokio::spawn(listener.serve(operations.metrics, Arc::new(probe), listener_stopped))
     });
+    let grace = Duration::from_secs(u64::from(config.shutdown_grace_seconds));
+    tokio::spawn(stop_on_signal(Arc::clone(&drain), shard_manager, grace));
     client.start().await?;
+    // Events the gateway delivered just before it closed run in tasks of their own that may
+    // not have begun yet: let them begin, then wait for them (the watchdog bounds this).
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    drain.wait_idle(grace).await;
     service.close().await;
+    let _ = stop_listener.send(true);
+    if let Some(listening) = listening {
+        let _ = listening.await;
+    }
+    info!("stopped");
     Ok(())
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = tokio::signal::ctrl_c();
-    #[cfg(unix)]
-    {
-        let mut term =
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(s) => s,
-                Err(_) => {
-                    let _ = ctrl_c.await;
-                    return;
-                }
-            };
+/// On the first signal: drain, then close the gateway (which ends `client.start()`), all
+/// within `grace`; a second signal, or the grace running out, exits the process at once.
+async fn stop_on_signal(
+    drain: Arc<crate::ops::shutdown::Drain>,
+    shard_manager: Arc<serenity::ShardManager>,
+    grace: Duration,
+) {
+    let mut signals = match Signals::new() {
+        Ok(s) => s,
+        Err(e) => {
+            warn!(%e, "cannot listen for SIGTERM and Ctrl-C; stop the bot with SIGKILL");
+            return;
+        }
+    };
+    signals.next().await;
+    drain.start();
+    info!(
+        in_flight = drain.in_flight(),
+        grace_seconds = grace.as_secs(),
+        "shutting down: new interactions are answered \"restarting\", those in flight finish"
+    );
+    tokio::spawn(async move {
         tokio::select! {
-            _ = ctrl_c => {}
-            _ = term.recv() => {}
+            () = signals.next() => error!("a second signal: exiting at once"),
+            () = tokio::time::sleep(grace) => {
+                error!(grace_seconds = grace.as_secs(), "the shutdown took too long: exiting");
+            }
+        }
+        std::process::exit(1);
+    });
+    // Most of the grace for the work in flight; the rest to close the gateway and database.
+    let for_work = grace.mul_f64(0.75);
+    if !drain.wait_idle(for_work).await {
+        warn!(
+            in_flight = drain.in_flight(),
+            "interactions still in flight after {:?}; closing the gateway anyway", for_work
+        );
+    }
+    shard_manager.shutdown_all().await;
+}
+
+/// SIGTERM and SIGINT (Ctrl-C), listened to once for the whole run, so that a second signal
+/// is told from the first.
+struct Signals {
+    #[cfg(unix)]
+    term: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    int: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    fn new() -> std::io::Result<Signals> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Ok(Signals {
+                term: signal(SignalKind::terminate())?,
+                int: signal(SignalKind::interrupt())?,
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            Ok(Signals {})
         }
     }
-    #[cfg(not(unix))]
-    {
-        let _ = ctrl_c.await;
+
+    /// Waits for the next signal.
+    async fn next(&mut self) {
+        #[cfg(unix)]
+        {
+            tokio::select! {
+                _ = self.term.recv() => {}
+                _ = self.int.recv() => {}
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }
 

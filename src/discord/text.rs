@@ -31,6 +31,7 @@ pub fn colour_name(i18n: &I18n, lang: Lang, colour: u8) -> String {
 
 /// Why the rules core refused an action, in words.
 pub fn play_error_text(i18n: &I18n, lang: Lang, e: &PlayError) -> String {
+    crate::ops::metrics::mark(crate::ops::metrics::Outcome::Refused);
     match e {
         PlayError::Occupied(p) => i18n.tr(lang, "err-occupied", &[("point", p.name().into())]),
         PlayError::OpeningRule { point, opening, .. } => {
@@ -102,7 +103,16 @@ pub fn play_error_text(i18n: &I18n, lang: Lang, e: &PlayError) -> String {
 }
 
 /// A service refusal or failure, in words, for the person who caused it.
+///
+/// The interaction being handled, if any, is marked refused (or failed, for storage) in the
+/// metrics: every refusal a member sees passes here.
 pub fn error_text(i18n: &I18n, lang: Lang, e: &ServiceError) -> String {
+    use crate::ops::metrics::{Outcome, mark};
+    mark(if matches!(e, ServiceError::Storage(_)) {
+        Outcome::Error
+    } else {
+        Outcome::Refused
+    });
     let game_list = |ids: &[crate::service::GameId]| {
         ids.iter()
             .map(|g| format!("#{g}"))

@@ -4,6 +4,8 @@ use super::{
     Acceptance, Actor, Challenge, ChallengeId, ChallengeRequest, ChallengeStatus, ChannelId,
     GuildId, MessageId, Service, ServiceError, Timestamp, UserId, check_time,
 };
+use crate::ops::metrics;
+use crate::store::Family;
 use crate::store::{NewChallenge, Seated};
 
 impl Service {
@@ -57,7 +59,9 @@ impl Service {
             now,
             expires_at: now.plus(self.config.challenge_ttl),
         };
-        Ok(self.store.insert_challenge(&new).await?)
+        let made = self.store.insert_challenge(&new).await?;
+        metrics::challenge("created");
+        Ok(made)
     }
 
     pub(super) async fn check_pair(
@@ -178,6 +182,8 @@ impl Service {
                 game: None,
             }),
             Seated::Started(game) => {
+                metrics::challenge("accepted");
+                metrics::game_started(Family::of(&c.rules).name());
                 let view = self.view_of(game).await?;
                 Ok(Acceptance {
                     challenge: self.challenge_info(actor.guild, id).await?,
@@ -237,6 +243,7 @@ impl Service {
         {
             return Err(self.explain_closed(id, now).await);
         }
+        metrics::challenge(status.metric_name());
         self.challenge_info(actor.guild, id).await
     }
 
@@ -269,6 +276,9 @@ impl Service {
     /// [`ServiceError::Storage`].
     pub async fn expire_challenges(&self) -> Result<Vec<Challenge>, ServiceError> {
         let ids = self.store.expire_challenges(self.now()).await?;
+        for _ in &ids {
+            metrics::challenge("expired");
+        }
         let mut out = Vec::with_capacity(ids.len());
         for id in ids {
             if let Some(c) = self.store.challenge(id).await? {

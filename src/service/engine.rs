@@ -102,6 +102,7 @@ impl Service {
             .store
             .start_engine_game(&new, engine, level.get(), &order)
             .await?;
+        crate::ops::metrics::game_started(crate::store::Family::of(&new.rules).name());
         self.view_of(id).await
     }
 

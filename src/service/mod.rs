@@ -47,6 +47,7 @@ mod listings;
 mod loaded;
 mod memo;
 mod offers;
+mod ops;
 mod ratings;
 mod resign;
 mod settings;

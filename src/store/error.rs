@@ -65,9 +65,25 @@ impl From<sqlx::Error> for StorageError {
             sqlx::Error::ColumnDecode { .. } | sqlx::Error::Decode(_) => StorageErrorKind::Corrupt,
             _ => StorageErrorKind::Other,
         };
+        crate::ops::metrics::db_error(kind.name());
         StorageError {
             kind,
             detail: e.to_string(),
+        }
+    }
+}
+
+impl StorageErrorKind {
+    /// The kind as a metrics label.
+    pub fn name(self) -> &'static str {
+        match self {
+            StorageErrorKind::Busy => "busy",
+            StorageErrorKind::Full => "full",
+            StorageErrorKind::Corrupt => "corrupt",
+            StorageErrorKind::ReadOnly => "read_only",
+            StorageErrorKind::Unavailable => "unavailable",
+            StorageErrorKind::Config => "config",
+            StorageErrorKind::Other => "other",
         }
     }
 }

@@ -54,6 +54,7 @@ mod members;
 mod model;
 mod moves;
 mod offers;
+mod ops;
 pub mod ratings;
 mod rows;
 mod tournaments;
@@ -74,6 +75,7 @@ pub use model::{
 };
 pub use moves::NewAction;
 pub use offers::{Offer, OfferId, OfferInsert, OfferKind, OfferStatus};
+pub use ops::{OpenCounts, PoolUse};
 pub use ratings::{Family, Ranked, Rating, RatingChange, Scope, Unrated};
 pub use tournaments::{
     BoardRow, EntryRow, Joined, NewTournament, PlannedBoard, Seeding, StoredTournament,

@@ -297,6 +297,11 @@ impl ChallengeStatus {
         }
     }
 
+    /// The status as a metrics label.
+    pub fn metric_name(self) -> &'static str {
+        self.name()
+    }
+
     pub(crate) fn parse(s: &str) -> Option<ChallengeStatus> {
         [
             ChallengeStatus::Open,

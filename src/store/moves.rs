@@ -2,6 +2,8 @@
 
 use std::sync::{Mutex, PoisonError};
 
+use crate::ops::metrics;
+
 use super::model::{
     GameId, GameResult, GuildId, ResultReason, Timestamp, UserInfo, colours_to_mask,
 };
@@ -190,9 +192,37 @@ impl Store {
     async fn commit_appends(self, batch: Vec<PendingAppend>) {
         let (actions, replies): (Vec<NewAction>, Vec<_>) = batch.into_iter().unzip();
         let results = self.append_all(&actions).await;
-        for (reply, result) in replies.into_iter().zip(results) {
+        let mut finished = Vec::new();
+        let mut committed = 0;
+        for ((reply, result), action) in replies.into_iter().zip(results).zip(&actions) {
+            if result.is_ok() {
+                committed += 1;
+                if let Some(r) = action.finished {
+                    finished.push((action.game, r.reason.name()));
+                }
+            }
             // A caller that went away no longer needs its answer.
             let _ = reply.send(result);
+        }
+        metrics::moves_committed(committed);
+        if !finished.is_empty() {
+            // Off the commit's path (the next group commit waits for this task).
+            tokio::spawn(self.count_finished(finished));
+        }
+    }
+
+    /// Counts finished games by family (read from their rows) and reason.
+    async fn count_finished(self, games: Vec<(GameId, &'static str)>) {
+        for (game, reason) in games {
+            let family =
+                sqlx::query_scalar::<_, String>("SELECT rules FROM games WHERE game_id = $1")
+                    .bind(game.0)
+                    .fetch_one(&self.reader)
+                    .await
+                    .ok()
+                    .and_then(|spec| super::rows::rules_from(&spec).ok())
+                    .map_or("unknown", |rules| ratings::Family::of(&rules).name());
+            metrics::game_finished(family, reason);
         }
     }
 
@@ -235,7 +265,10 @@ impl Store {
             // Nothing to keep; dropping the transaction rolls it back.
             return results;
         }
-        match tx.commit().await {
+        let committing = std::time::Instant::now();
+        let committed = tx.commit().await;
+        metrics::db_commit("moves", committing.elapsed());
+        match committed {
             Ok(()) => results,
             Err(e) => every_failed(actions.len(), e.into()),
         }

@@ -10,6 +10,7 @@ mod clocks;
 mod engine;
 mod fixtures;
 mod harness;
+mod ops;
 mod ratings;
 mod scenarios;
 mod smoke;

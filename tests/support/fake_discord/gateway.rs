@@ -93,6 +93,11 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>) {
         return;
     };
     let (mut sink, mut source) = socket.split();
+    // A held gateway accepts the websocket but says nothing until it opens.
+    let mut open = shared.gateway_open.subscribe();
+    if open.wait_for(|o| *o).await.is_err() {
+        return;
+    }
     let (tx, mut rx) = mpsc::unbounded_channel::<String>();
     let hello = json!({"op": 10, "s": null, "t": null, "d": {"heartbeat_interval": shared.config.heartbeat_interval_ms}});
     if sink.send(Frame::Text(hello.to_string())).await.is_err() {

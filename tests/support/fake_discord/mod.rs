@@ -367,6 +367,17 @@ impl FakeDiscord {
             .insert(channel.get(), permissions);
     }
 
+    /// Holds the gateway: new connections are accepted but not greeted (no HELLO) until
+    /// [`Self::open_gateway`], as when Discord's gateway is slow or unreachable.
+    pub fn hold_gateway(&self) {
+        self.shared.gateway_open.send_replace(false);
+    }
+
+    /// Lets held and new gateway connections proceed.
+    pub fn open_gateway(&self) {
+        self.shared.gateway_open.send_replace(true);
+    }
+
     /// Waits until a gateway session has identified and is live; returns its number (1 for the
     /// first connection, 2 after a restart, ...).
     ///

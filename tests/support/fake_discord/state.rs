@@ -39,6 +39,8 @@ pub(crate) struct Shared {
     ids: AtomicU64,
     state: Mutex<State>,
     changes: watch::Sender<u64>,
+    /// Whether the gateway greets new connections (a held gateway keeps them waiting).
+    pub gateway_open: watch::Sender<bool>,
 }
 
 /// A recorded request and whether a `next_request` call has handed it out already.
@@ -123,6 +125,7 @@ impl Shared {
             ids: AtomicU64::new(0),
             state: Mutex::new(State::default()),
             changes: watch::channel(0).0,
+            gateway_open: watch::channel(true).0,
             config,
         };
         // Like Discord, the bot user shares its id with the application.

@@ -1,0 +1,610 @@
+//! Operating the bot (issue 17), with the real binary as a child process against the fake
+//! Discord: `/metrics` counts exactly what was played, `/healthz` and `/readyz` answer with the
+//! right status before and after the gateway connects, a SIGTERM in the middle of a burst of
+//! moves loses nothing, JSON logs parse, the token never appears, and bad operations settings
+//! stop the bot at start with status 2.
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use prometheus_parse::{Sample, Scrape, Value as Metric};
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use gomoku_bot::discord::{self, Registration};
+use gomoku_bot::i18n::I18n;
+use gomoku_bot::ops::shutdown::Drain;
+use gomoku_bot::service::{Service, ServiceConfig, SystemClock};
+use gomoku_bot::store::StoreOptions;
+
+use crate::bot::{content, is_ephemeral, play, start_two_player};
+use crate::support::fake_discord::{FakeConfig, FakeDiscord, Req, RunningBot, SlashCommand};
+
+/// The bot binary running as a child process, with its output collected line by line.
+struct BotProcess {
+    child: Child,
+    lines: Arc<Mutex<Vec<String>>>,
+}
+
+impl BotProcess {
+    /// Starts `gomoku-bot run` against `fake`, with its database and configuration in `dir`.
+    fn start(fake: &FakeDiscord, dir: &Path, extra_config: &str, env: &[(&str, &str)]) -> Self {
+        let config = dir.join("config.toml");
+        std::fs::write(
+            &config,
+            format!(
+                "shutdown_grace_seconds = 15\n{extra_config}\n[discord]\ndev_guild_id = {}\n",
+                fake.guild_id().get()
+            ),
+        )
+        .unwrap();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_gomoku-bot"));
+        command
+            .args(["run", "--config"])
+            .arg(&config)
+            .env("DISCORD_TOKEN", fake.token())
+            .env("DISCORD_API_URL", fake.base_url())
+            .env(
+                "DATABASE_URL",
+                format!("sqlite://{}", dir.join("bot.db").display()),
+            )
+            .env("LOG_FORMAT", "json")
+            .env("RUST_LOG", "info")
+            .env_remove("METRICS_LISTEN")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        for (k, v) in env {
+            command.env(k, v);
+        }
+        let mut child = command.spawn().expect("start the bot binary");
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        for stream in [
+            Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
+            Box::new(child.stderr.take().unwrap()),
+        ] {
+            let lines = Arc::clone(&lines);
+            std::thread::spawn(move || {
+                for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                    lines.lock().unwrap().push(line);
+                }
+            });
+        }
+        BotProcess { child, lines }
+    }
+
+    fn output(&self) -> Vec<String> {
+        self.lines.lock().unwrap().clone()
+    }
+
+    /// Waits for a JSON log line whose message contains `text`; returns it parsed.
+    async fn log_line(&self, text: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let found = self
+                .output()
+                .iter()
+                .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+                .find(|v| v["message"].as_str().is_some_and(|m| m.contains(text)));
+            if let Some(v) = found {
+                return v;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no log line with {text:?}; output:\n{}",
+                self.output().join("\n")
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// The address of the operations listener, from its log line.
+    async fn listen_addr(&self) -> SocketAddr {
+        let line = self.log_line("serving /metrics").await;
+        line["addr"].as_str().expect("addr field").parse().unwrap()
+    }
+
+    /// Sends SIGTERM.
+    fn terminate(&self) {
+        let pid = i32::try_from(self.child.id()).unwrap();
+        // SAFETY: kill(2) with a pid of our own child and a valid signal number.
+        let sent = unsafe { libc::kill(pid, libc::SIGTERM) };
+        assert_eq!(sent, 0, "SIGTERM delivered");
+    }
+
+    /// Waits for the process to exit, at most `limit`; returns its status code.
+    async fn exit_code(&mut self, limit: Duration) -> Option<i32> {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code();
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!(
+                    "the bot did not exit within {limit:?}; output:\n{}",
+                    self.output().join("\n")
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A plain HTTP/1.1 GET; returns the status and body.
+async fn get(addr: SocketAddr, path: &str) -> (u16, String) {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: bot\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    let status = answer
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status line");
+    let body = answer
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    (status, body)
+}
+
+/// Scrapes `/metrics` and parses it with a Prometheus text-format parser.
+async fn scrape(addr: SocketAddr) -> Scrape {
+    let (status, body) = get(addr, "/metrics").await;
+    assert_eq!(status, 200, "{body}");
+    Scrape::parse(body.lines().map(|l| Ok(l.to_string()))).expect("Prometheus text format")
+}
+
+fn matches(sample: &Sample, name: &str, labels: &[(&str, &str)]) -> bool {
+    sample.metric == name && labels.iter().all(|(k, v)| sample.labels.get(k) == Some(*v))
+}
+
+/// The value of a counter or gauge (summed over series matching `labels`; 0 when none).
+fn value(scrape: &Scrape, name: &str, labels: &[(&str, &str)]) -> f64 {
+    scrape
+        .samples
+        .iter()
+        .filter(|s| matches(s, name, labels))
+        .map(|s| match &s.value {
+            Metric::Counter(v) | Metric::Gauge(v) | Metric::Untyped(v) => *v,
+            other => panic!("{name} is not a single value: {other:?}"),
+        })
+        .sum()
+}
+
+/// How many observations a histogram holds (its `+Inf` bucket), over series matching `labels`.
+fn observations(scrape: &Scrape, name: &str, labels: &[(&str, &str)]) -> f64 {
+    scrape
+        .samples
+        .iter()
+        .filter(|s| matches(s, name, labels))
+        .filter_map(|s| match &s.value {
+            Metric::Histogram(buckets) => buckets
+                .iter()
+                .find(|b| b.less_than.is_infinite())
+                .map(|b| b.count),
+            _ => None,
+        })
+        .sum()
+}
+
+/// Scrapes until `ready` holds (the counters of an interaction move once its handling ends,
+/// just after its answer reached the fake), at most 10 s.
+async fn scrape_when(addr: SocketAddr, ready: impl Fn(&Scrape) -> bool) -> Scrape {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let s = scrape(addr).await;
+        if ready(&s) || Instant::now() > deadline {
+            return s;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Waits for `/readyz` to say `status`.
+async fn readyz_becomes(addr: SocketAddr, status: u16) -> String {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (got, body) = get(addr, "/readyz").await;
+        if got == status {
+            return body;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "/readyz stayed {got} ({body}), expected {status}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The fake for a bot process: a debug build warms its picture caches for several seconds
+/// before it connects, more on a loaded machine.
+fn slow_start() -> FakeConfig {
+    FakeConfig {
+        wait_timeout: Duration::from_secs(60),
+        ..FakeConfig::default()
+    }
+}
+
+const GOMOKU_WIN: [&str; 9] = ["H8", "A1", "J8", "A2", "K8", "A3", "L8", "A4", "M8"];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_count_exactly_what_was_played_and_readiness_follows_the_gateway() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start_with(slow_start()).await;
+    fake.hold_gateway();
+    let bot = BotProcess::start(
+        &fake,
+        dir.path(),
+        "[metrics]\nlisten = \"127.0.0.1:0\"",
+        &[],
+    );
+    let addr = bot.listen_addr().await;
+    assert_eq!(get(addr, "/healthz").await, (200, "ok\n".to_string()));
+    let (status, body) = get(addr, "/readyz").await;
+    assert_eq!(
+        (status, body.as_str()),
+        (503, "not ready: 0 of 1 gateway shards connected\n"),
+        "not ready while the gateway is held"
+    );
+    fake.open_gateway();
+    fake.wait_until_ready().await;
+    fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
+        .await;
+    readyz_becomes(addr, 200).await;
+
+    let alice = fake.add_user("alice");
+    let bob = fake.add_user("bob");
+    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+    let [first, second] = &started.order;
+    for (i, point) in GOMOKU_WIN.iter().enumerate() {
+        let user = if i % 2 == 0 { first } else { second };
+        let (_, answer) = play(&fake, user, started.thread, point).await;
+        assert!(!is_ephemeral(&answer), "{point}: {}", content(&answer));
+    }
+    // A refused move: the game is over.
+    let (_, refused) = play(&fake, second, started.thread, "B1").await;
+    assert!(is_ephemeral(&refused));
+
+    let moves = |s: &Scrape| {
+        value(
+            s,
+            "gomoku_interactions_total",
+            &[("kind", "command"), ("name", "move")],
+        )
+    };
+    let s = scrape_when(addr, |s| {
+        moves(s) >= 10.0
+            && value(s, "gomoku_games_finished_total", &[]) >= 1.0
+            && value(s, "gomoku_interactions_total", &[("kind", "component")]) >= 1.0
+    })
+    .await;
+    let ok = [("kind", "command"), ("name", "move"), ("outcome", "ok")];
+    let refused = [
+        ("kind", "command"),
+        ("name", "move"),
+        ("outcome", "refused"),
+    ];
+    assert_eq!(value(&s, "gomoku_interactions_total", &ok), 9.0);
+    assert_eq!(value(&s, "gomoku_interactions_total", &refused), 1.0);
+    assert_eq!(
+        value(
+            &s,
+            "gomoku_interactions_total",
+            &[
+                ("kind", "command"),
+                ("name", "challenge"),
+                ("outcome", "ok")
+            ]
+        ),
+        1.0
+    );
+    assert_eq!(
+        value(
+            &s,
+            "gomoku_interactions_total",
+            &[("kind", "component"), ("outcome", "ok")]
+        ),
+        1.0,
+        "the Accept click"
+    );
+    assert_eq!(
+        observations(
+            &s,
+            "gomoku_interaction_seconds",
+            &[("kind", "command"), ("name", "move")]
+        ),
+        10.0,
+        "one latency per move interaction"
+    );
+    assert_eq!(value(&s, "gomoku_moves_committed_total", &[]), 9.0);
+    assert_eq!(
+        value(&s, "gomoku_games_started_total", &[("family", "gomoku")]),
+        1.0
+    );
+    assert_eq!(
+        value(
+            &s,
+            "gomoku_games_finished_total",
+            &[("family", "gomoku"), ("reason", "line")]
+        ),
+        1.0
+    );
+    assert_eq!(
+        value(&s, "gomoku_challenges_total", &[("outcome", "created")]),
+        1.0
+    );
+    assert_eq!(
+        value(&s, "gomoku_challenges_total", &[("outcome", "accepted")]),
+        1.0
+    );
+    assert_eq!(value(&s, "gomoku_games_active", &[]), 0.0);
+    assert_eq!(value(&s, "gomoku_challenges_open", &[]), 0.0);
+    assert_eq!(value(&s, "gomoku_gateway_shards_connected", &[]), 1.0);
+    assert_eq!(
+        value(&s, "gomoku_gateway_sessions_total", &[("kind", "identify")]),
+        1.0
+    );
+    assert!(
+        observations(&s, "gomoku_db_commit_seconds", &[("op", "moves")]) >= 1.0,
+        "moves are committed in groups, at least one commit"
+    );
+    // Label values are bounded: no ids anywhere.
+    for sample in &s.samples {
+        for (key, value) in sample.labels.iter() {
+            assert!(
+                !value.chars().any(|c| c.is_ascii_digit()) || key == "le" || key == "shard",
+                "{} has an id-like label {key}={value}",
+                sample.metric
+            );
+        }
+    }
+    assert!(s.docs.contains_key("gomoku_moves_committed_total"));
+    fake.assert_all_requests_valid();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_operations_settings_stop_the_bot_at_start_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start_with(slow_start()).await;
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let taken_addr = taken.local_addr().unwrap().to_string();
+    for (setting, expected) in [
+        (
+            format!("[metrics]\nlisten = \"{taken_addr}\""),
+            format!("error: metrics.listen {taken_addr}: cannot listen:"),
+        ),
+        (
+            "[metrics]\nlisten = \"localhost\"".to_string(),
+            "error: setting metrics.listen: `localhost` is not host:port".to_string(),
+        ),
+    ] {
+        let mut bot = BotProcess::start(&fake, dir.path(), &setting, &[]);
+        assert_eq!(bot.exit_code(Duration::from_secs(20)).await, Some(2));
+        // Let the readers drain the closed pipes.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let output = bot.output();
+        let errors: Vec<&String> = output.iter().filter(|l| l.starts_with("error:")).collect();
+        assert_eq!(errors.len(), 1, "{output:?}");
+        assert!(errors[0].starts_with(&expected), "{output:?}");
+    }
+    drop(taken);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sigterm_in_a_burst_of_moves_loses_nothing_and_a_restart_continues() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start_with(slow_start()).await;
+    let mut bot = BotProcess::start(&fake, dir.path(), "", &[]);
+    fake.wait_until_ready().await;
+    fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
+        .await;
+    // Four games, so that a burst has several moves in flight at once.
+    let mut games = Vec::new();
+    for n in 0..4 {
+        let a = fake.add_user(&format!("a{n}"));
+        let b = fake.add_user(&format!("b{n}"));
+        games.push(start_two_player(&fake, &a, &b, &[("game", 0)]).await);
+    }
+    // The burst: every game's first move sent at once, then the signal.
+    let mut sent = Vec::new();
+    for g in &games {
+        let s = fake
+            .send(
+                SlashCommand::new("move")
+                    .by(&g.order[0])
+                    .in_channel(g.thread)
+                    .string("at", "H8"),
+            )
+            .await;
+        sent.push(s);
+    }
+    // The signal comes once the bot is answering the burst: the first answer is out, the
+    // others are in flight or waiting.
+    let first = fake.next_request(&Req::callback(&sent[0])).await;
+    bot.terminate();
+    let code = bot.exit_code(Duration::from_secs(15)).await;
+    assert_eq!(code, Some(0), "{}", bot.output().join("\n"));
+    // Every move of the burst was answered before the exit: played (those the bot had taken
+    // before the signal) or "restarting" (those that arrived after it).
+    assert!(!is_ephemeral(&first), "{}", content(&first));
+    let mut played = vec![true];
+    for s in &sent[1..] {
+        let answer = fake.next_request(&Req::callback(s)).await;
+        if is_ephemeral(&answer) {
+            assert!(
+                content(&answer).contains("restarting"),
+                "{}",
+                content(&answer)
+            );
+        }
+        played.push(!is_ephemeral(&answer));
+    }
+    let lines = bot.output();
+    assert!(
+        lines
+            .iter()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .any(|v| v["message"] == "stopped"),
+        "{lines:?}"
+    );
+    drop(bot);
+
+    // What was answered as played is in the database, and nothing else: the restarted bot
+    // continues each game from there.
+    let restarted = BotProcess::start(&fake, dir.path(), "", &[]);
+    fake.wait_for_session(2).await;
+    fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
+        .await;
+    for (g, played) in games.iter().zip(&played) {
+        if *played {
+            let (_, taken) = play(&fake, &g.order[1], g.thread, "H8").await;
+            assert!(is_ephemeral(&taken), "{}", content(&taken));
+            let (_, next) = play(&fake, &g.order[1], g.thread, "J9").await;
+            assert!(!is_ephemeral(&next), "{}", content(&next));
+        } else {
+            let (_, again) = play(&fake, &g.order[0], g.thread, "H8").await;
+            assert!(!is_ephemeral(&again), "{}", content(&again));
+        }
+    }
+    drop(restarted);
+    fake.assert_all_requests_valid();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn json_logs_parse_and_never_show_the_token() {
+    for format in ["json", "text"] {
+        let dir = tempfile::tempdir().unwrap();
+        let fake = FakeDiscord::start_with(slow_start()).await;
+        let mut bot = BotProcess::start(
+            &fake,
+            dir.path(),
+            "",
+            &[("LOG_FORMAT", format), ("RUST_LOG", "trace")],
+        );
+        fake.wait_until_ready().await;
+        fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
+            .await;
+        let alice = fake.add_user("alice");
+        let bob = fake.add_user("bob");
+        let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+        play(&fake, &started.order[0], started.thread, "H8").await;
+        bot.terminate();
+        assert_eq!(bot.exit_code(Duration::from_secs(15)).await, Some(0));
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let lines = bot.output();
+        assert!(lines.len() > 10, "{format}: {lines:?}");
+        let token = fake.token().to_string();
+        for line in &lines {
+            assert!(
+                !line.contains(&token),
+                "{format}: the token is in a log line"
+            );
+        }
+        if format == "json" {
+            for line in &lines {
+                let v: Value =
+                    serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+                for key in ["timestamp", "level", "target"] {
+                    assert!(v.get(key).is_some(), "{key} missing: {line}");
+                }
+            }
+            let stopped = lines
+                .iter()
+                .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+                .find(|v| v["message"] == "stopped")
+                .expect("the last line says stopped");
+            assert_eq!(stopped["level"], "INFO");
+            assert_eq!(stopped["target"], "gomoku_bot::discord");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn while_draining_interactions_are_answered_restarting_in_the_members_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let service = Service::open(
+        &StoreOptions::for_file(&dir.path().join("bot.db")),
+        ServiceConfig::default(),
+        Arc::new(SystemClock),
+    )
+    .await
+    .unwrap();
+    let framework = discord::framework(
+        Arc::new(service),
+        Arc::new(I18n::load()),
+        Registration::Guild(fake.guild_id().get()),
+    );
+    let drain = Drain::new();
+    let client = discord::client_with_drain(fake.http(), framework, Arc::clone(&drain))
+        .await
+        .unwrap();
+    let bot = RunningBot::spawn(client);
+    fake.wait_until_ready().await;
+    fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
+        .await;
+    let alice = fake.add_user("alice").with_locale("es-ES");
+    fake.update_user(&alice);
+    let bob = fake.add_user("bob");
+    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+    let work = drain.begin().expect("not draining yet");
+    assert!(drain.start());
+    for user in [&alice, &bob] {
+        let sent = fake
+            .send(
+                SlashCommand::new("move")
+                    .by(user)
+                    .in_channel(started.thread)
+                    .string("at", "H8"),
+            )
+            .await;
+        let answer = fake.next_request(&Req::callback(&sent)).await;
+        assert!(is_ephemeral(&answer));
+        let expected = if user.user_id() == alice.user_id() {
+            "El bot se está reiniciando"
+        } else {
+            "The bot is restarting"
+        };
+        assert!(
+            content(&answer).starts_with(expected),
+            "{}",
+            content(&answer)
+        );
+    }
+    let typing = fake
+        .send(
+            SlashCommand::new("move")
+                .by(&bob)
+                .in_channel(started.thread)
+                .focused("at", "h"),
+        )
+        .await;
+    fake.next_request(&Req::callback(&typing)).await;
+    assert_eq!(
+        fake.autocomplete_choices(&typing),
+        Some(serde_json::json!([])),
+        "no suggestions while restarting"
+    );
+    assert!(
+        !drain.wait_idle(Duration::from_millis(50)).await,
+        "the work begun before the drain is waited for"
+    );
+    drop(work);
+    assert!(drain.wait_idle(Duration::from_secs(5)).await);
+    fake.assert_all_requests_valid();
+    bot.shutdown().await;
+}
