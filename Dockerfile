@@ -1,5 +1,6 @@
 # gomoku-bot in a small runtime image. Build: docker build -t gomoku-bot .
 # Run:   docker run -d --name gomoku-bot -e DISCORD_TOKEN=... -v gomoku-data:/data gomoku-bot
+# Stop:  docker stop -t 25 gomoku-bot   (the bot drains for up to 20 s; Docker's default is 10)
 # The SQLite database lives on the /data volume; migrations are applied at start.
 
 FROM rust:1.95-slim-bookworm AS build
@@ -24,5 +25,13 @@ USER gomoku
 WORKDIR /data
 VOLUME /data
 ENV DATABASE_URL=sqlite:///data/gomoku-bot.db
+# /metrics, /healthz and /readyz (README.md, "Operating the bot"). Publish the port only to
+# whatever scrapes it.
+ENV METRICS_LISTEN=0.0.0.0:9100
+EXPOSE 9100
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+    CMD ["gomoku-bot", "healthcheck"]
+# SIGTERM drains for up to shutdown_grace_seconds (20): stop with `docker stop -t 25`.
+STOPSIGNAL SIGTERM
 ENTRYPOINT ["gomoku-bot"]
 CMD ["run", "--config", "/data/config.toml"]

@@ -117,6 +117,15 @@ enum Command {
         #[arg(long)]
         records: bool,
     },
+    /// Asks a running bot's /readyz (for Docker's HEALTHCHECK); exits 0 when it is ready.
+    Healthcheck {
+        /// The bot's metrics.listen address (default: the METRICS_LISTEN environment variable).
+        #[arg(long, value_name = "HOST:PORT")]
+        addr: Option<String>,
+        /// The endpoint to ask: /readyz (ready to work) or /healthz (the process is up).
+        #[arg(long, default_value = "/readyz")]
+        path: String,
+    },
     /// Prints a rule set in words.
     Rules {
         /// The preset (default: pente).
@@ -241,6 +250,22 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Err(e) => usage_error(e),
+            }
+        }
+        Command::Healthcheck { addr, path } => {
+            let Some(addr) = addr.or_else(|| std::env::var("METRICS_LISTEN").ok()) else {
+                return usage_error("healthcheck needs --addr or METRICS_LISTEN");
+            };
+            match gomoku_bot::ops::healthcheck::check(
+                addr.trim(),
+                &path,
+                std::time::Duration::from_secs(3),
+            ) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("unhealthy: {e}");
+                    ExitCode::from(1)
+                }
             }
         }
         Command::Rules { preset, set } => {

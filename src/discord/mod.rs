@@ -336,7 +336,16 @@ pub fn http_client(config: &Config) -> Http {
             .proxy(url.trim_end_matches('/'))
             .ratelimiter_disabled(true)
             .build(),
-        None => builder.build(),
+        None => {
+            let mut http = builder.build();
+            // Rate limits met by serenity's own limiter (with a proxy, the proxy meets them).
+            if let Some(limiter) = http.ratelimiter.as_mut() {
+                limiter.set_ratelimit_callback(Box::new(|info| {
+                    crate::ops::metrics::rate_limited(info.global);
+                }));
+            }
+            http
+        }
     }
 }
 

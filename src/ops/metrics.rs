@@ -316,9 +316,11 @@ fn status_label(status: u16) -> &'static str {
     }
 }
 
-/// Counts a rate limit that serenity's own limiter met.
-pub fn rate_limited() {
-    counter!(REST_RATE_LIMITED).increment(1);
+/// Counts a rate limit that serenity's own limiter met (`global`: the bot-wide limit, else a
+/// route's).
+pub fn rate_limited(global: bool) {
+    let scope = if global { "global" } else { "route" };
+    counter!(REST_RATE_LIMITED, "scope" => scope).increment(1);
 }
 
 /// Counts a gateway session begun: `identify` (a new session) or `resume`.

@@ -6,6 +6,7 @@
 //! (is the bot ready? refresh the gauges) is the [`server::Probe`] trait, implemented by the
 //! Discord front, which knows the shards and the service.
 
+pub mod healthcheck;
 pub mod logs;
 pub mod metrics;
 pub mod server;

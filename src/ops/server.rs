@@ -248,6 +248,56 @@ mod tests {
             .unwrap();
     }
 
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_healthcheck_command_passes_only_on_200() {
+        let listener = Listener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap().to_string();
+        let probe = Arc::new(FakeProbe {
+            ready: AtomicBool::new(false),
+            refreshed: AtomicUsize::new(0),
+        });
+        let (_stop, stopped) = watch::channel(false);
+        tokio::spawn(listener.serve(None, Arc::clone(&probe) as Arc<dyn Probe>, stopped));
+        let check = |path: &'static str| {
+            let addr = addr.clone();
+            tokio::task::spawn_blocking(move || {
+                crate::ops::healthcheck::check(&addr, path, std::time::Duration::from_secs(5))
+            })
+        };
+        assert_eq!(check("/healthz").await.unwrap(), Ok(()));
+        let refused = check("/readyz").await.unwrap().unwrap_err();
+        assert!(
+            refused.ends_with("503 not ready: the gateway is not connected"),
+            "{refused}"
+        );
+        probe.ready.store(true, Ordering::SeqCst);
+        assert_eq!(check("/readyz").await.unwrap(), Ok(()));
+        let unspecified = addr.replace("127.0.0.1", "0.0.0.0");
+        let asked = tokio::task::spawn_blocking(move || {
+            crate::ops::healthcheck::check(
+                &unspecified,
+                "/healthz",
+                std::time::Duration::from_secs(5),
+            )
+        });
+        assert_eq!(
+            asked.await.unwrap(),
+            Ok(()),
+            "0.0.0.0 is asked on the loopback"
+        );
+        let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let gone = closed.local_addr().unwrap().to_string();
+        drop(closed);
+        assert!(
+            crate::ops::healthcheck::check(&gone, "/readyz", std::time::Duration::from_secs(1))
+                .is_err()
+        );
+        assert!(
+            crate::ops::healthcheck::check("nowhere", "/readyz", std::time::Duration::from_secs(1))
+                .is_err()
+        );
+    }
+
     #[tokio::test]
     async fn without_metrics_the_health_endpoints_still_answer() {
         let listener = Listener::bind("127.0.0.1:0").await.unwrap();
