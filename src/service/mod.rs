@@ -48,6 +48,7 @@ mod loaded;
 mod memo;
 mod offers;
 mod ratings;
+pub mod review;
 mod resign;
 mod settings;
 mod tournaments;
