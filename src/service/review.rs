@@ -30,7 +30,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Engine, Level, Limits, WIN};
+use crate::engine::{Engine, Level, Limits, Source, WIN};
 use crate::rules::{Action, Game, Phase, RuleSet, Status};
 
 /// Nodes the engine searches per position.
@@ -51,7 +51,7 @@ pub const BLUNDER: f64 = 0.30;
 pub const TURNING_POINTS: usize = 3;
 /// The seed of the review's engine (its level 5 plays without noise; the seed only fixes
 /// what would otherwise be drawn).
-const SEED: u64 = 0x5EED_0F_2EF1E;
+const SEED: u64 = 0x05EE_D0F2_EF1E;
 
 /// Why a game cannot be reviewed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -135,11 +135,63 @@ pub struct Eval {
     pub best: Option<Action>,
 }
 
+/// Most forced replies followed to find a forced position's score.
+const FORCED_CHAIN: usize = 8;
+
+/// The engine's score (for the side to move) and best action in a position in normal play.
+///
+/// The engine answers a forced position (a single sensible reply: a block) with a score of
+/// 0 and no search; its score is then the negation of the position after that reply,
+/// followed for up to [`FORCED_CHAIN`] forced replies.
+fn search(game: &Game, nodes: u64) -> (i32, Option<Action>) {
+    let limits = Limits {
+        time: SAFETY_TIME,
+        nodes,
+    };
+    let mut position = game.clone();
+    let mut sign = 1;
+    let mut first = None;
+    for step in 0..=FORCED_CHAIN {
+        // A fresh engine per search: the evaluation of a position does not depend on which
+        // were searched before it (a resumed analysis gives the same review).
+        let mut engine = Engine::seeded(Level::MAX, SEED);
+        let best = engine.choose_with(&position, limits);
+        let info = engine.last_info();
+        if step == 0 {
+            first = best;
+        }
+        let forced = info.source == Source::Forced && info.score == 0;
+        let next = best.filter(|_| forced && step < FORCED_CHAIN);
+        let Some(reply) = next else {
+            return (sign * info.score, first);
+        };
+        let (mover, mover_sign) = (position.to_move(), sign);
+        if position.apply(reply).is_err() {
+            return (sign * info.score, first);
+        }
+        sign = -sign;
+        match position.status() {
+            Status::Ongoing if position.phase() == Phase::Playing => {}
+            Status::Ongoing => return (0, first),
+            // The forced reply ended the game: a win for whoever played it.
+            Status::Won { winners, .. } => {
+                let s = if winners.contains(mover) {
+                    WIN - 1
+                } else {
+                    -(WIN - 1)
+                };
+                return (mover_sign * s, first);
+            }
+            Status::Draw => return (0, first),
+        }
+    }
+    (0, first)
+}
+
 /// Evaluates the positions of one game, one at a time (so that a caller can report progress
 /// and schedule each on a pool of its own).
 pub struct Analyser {
     positions: Vec<Game>,
-    engine: Engine,
     nodes: u64,
 }
 
@@ -184,11 +236,7 @@ impl Analyser {
         if !game.is_over() {
             return Err(ReviewError::InProgress);
         }
-        Ok(Analyser {
-            positions,
-            engine: Engine::seeded(Level::MAX, SEED),
-            nodes,
-        })
+        Ok(Analyser { positions, nodes })
     }
 
     /// How many positions there are (actions + 1).
@@ -208,20 +256,8 @@ impl Analyser {
         if game.is_over() || game.phase() != Phase::Playing {
             return None;
         }
-        // A fresh table per position: the evaluation of a position does not depend on which
-        // were searched before it (a resumed analysis gives the same review).
-        self.engine = Engine::seeded(Level::MAX, SEED);
-        let best = self.engine.choose_with(
-            game,
-            Limits {
-                time: SAFETY_TIME,
-                nodes: self.nodes,
-            },
-        );
-        Some(Eval {
-            score: self.engine.last_info().score,
-            best,
-        })
+        let (score, best) = search(game, self.nodes);
+        Some(Eval { score, best })
     }
 
     /// Evaluates every position, calling `progress(done, total)` after each.
@@ -312,7 +348,11 @@ fn first_colour_chance(game: &Game, eval: Option<&Eval>) -> f64 {
         Status::Ongoing => match eval {
             Some(e) => {
                 let mine = win_chance(e.score);
-                if game.to_move() == 1 { mine } else { 1.0 - mine }
+                if game.to_move() == 1 {
+                    mine
+                } else {
+                    1.0 - mine
+                }
             }
             None => 0.5,
         },
@@ -423,6 +463,59 @@ impl Review {
     }
 }
 
+impl Review {
+    /// The chart of this review with the caller's words: mistakes and blunders marked, the
+    /// turning points labelled with their move numbers.
+    pub fn chart(&self, title: String, move_word: String) -> crate::render::Chart {
+        use crate::render::{ChartMark, MarkKind};
+        let marks = self
+            .moves
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| {
+                let kind = match m.class {
+                    Class::Mistake => MarkKind::Mistake,
+                    Class::Blunder => MarkKind::Blunder,
+                    _ => return None,
+                };
+                Some(ChartMark {
+                    ply: m.number as usize,
+                    kind,
+                    labelled: self.turning_points.contains(&i),
+                })
+            })
+            .collect();
+        crate::render::Chart {
+            title,
+            move_word,
+            chances: self.chances.clone(),
+            marks,
+        }
+    }
+
+    /// A turning point in plain English, for the command line:
+    /// "Move 23, M12 (white), dropped black's chance from 64% to 21%; N11 kept it".
+    pub fn describe_english(&self, index: usize) -> Option<String> {
+        let m = self.moves.get(index)?;
+        let colour = match m.colour {
+            1 => "black",
+            _ => "white",
+        };
+        let pct = |c: f64| (c * 100.0).round() as i64;
+        let mut line = format!(
+            "Move {}, {} ({colour}), changed black's chance from {}% to {}%",
+            m.number,
+            m.action,
+            pct(m.before),
+            pct(m.after)
+        );
+        if let Some(b) = &m.best {
+            line.push_str(&format!("; {b} kept it at {}%", pct(m.before)));
+        }
+        Some(line)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -456,7 +549,10 @@ mod tests {
     #[test]
     fn accuracy_is_full_without_loss_and_falls_with_it() {
         assert!((move_accuracy(0.0) - 100.0).abs() < 0.01);
-        assert!((move_accuracy(-0.2) - 100.0).abs() < 0.01, "a gain is no loss");
+        assert!(
+            (move_accuracy(-0.2) - 100.0).abs() < 0.01,
+            "a gain is no loss"
+        );
         assert!(move_accuracy(0.1) < 70.0 && move_accuracy(0.1) > 60.0);
         assert_eq!(move_accuracy(1.0), 0.0);
     }
