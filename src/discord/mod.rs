@@ -14,6 +14,7 @@ pub mod offers;
 pub mod ops;
 mod post;
 pub mod ratings;
+pub mod renju;
 pub mod text;
 pub mod tournaments;
 

@@ -50,6 +50,7 @@ mod offers;
 mod ops;
 mod ratings;
 mod resign;
+pub mod review;
 mod settings;
 mod tournaments;
 mod view;

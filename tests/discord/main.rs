@@ -12,6 +12,7 @@ mod fixtures;
 mod harness;
 mod ops;
 mod ratings;
+mod renju;
 mod scenarios;
 mod smoke;
 mod social;
