@@ -520,6 +520,10 @@ mod tests {
         assert_eq!(parse_button("gr:x"), None);
         assert_eq!(parse_button("gb:acc:1"), None);
         assert_eq!(parse_button("gr"), None);
-        assert_eq!(parse_button("gr:-1"), Some(GameId(-1)), "unknown games are refused later");
+        assert_eq!(
+            parse_button("gr:-1"),
+            Some(GameId(-1)),
+            "unknown games are refused later"
+        );
     }
 }
