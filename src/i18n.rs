@@ -92,6 +92,7 @@ const SOURCES: &[(Lang, &str, &str)] = &sources!(
     "engine.ftl",
     "renju.ftl",
     "tournaments.ftl",
+    "review.ftl",
     "ops.ftl"
 );
 

@@ -56,6 +56,7 @@ mod moves;
 mod offers;
 mod ops;
 pub mod ratings;
+mod reviews;
 mod rows;
 mod tournaments;
 
@@ -77,6 +78,7 @@ pub use moves::NewAction;
 pub use offers::{Offer, OfferId, OfferInsert, OfferKind, OfferStatus};
 pub use ops::{OpenCounts, PoolUse};
 pub use ratings::{Family, Ranked, Rating, RatingChange, Scope, Unrated};
+pub use reviews::{ReviewClaim, RunningReview};
 pub use tournaments::{
     BoardRow, EntryRow, Joined, NewTournament, PlannedBoard, Seeding, StoredTournament,
     TournamentId, TournamentRow, TournamentStatus,

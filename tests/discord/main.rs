@@ -13,6 +13,7 @@ mod harness;
 mod ops;
 mod ratings;
 mod renju;
+mod review;
 mod scenarios;
 mod smoke;
 mod social;
