@@ -57,6 +57,7 @@ mod cache;
 mod compose;
 mod deflate;
 mod encode;
+mod fonts;
 mod layout;
 mod paint;
 mod scene;
