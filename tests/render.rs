@@ -15,6 +15,9 @@ use gomoku_bot::render::{
     self, Labels, REPLAY_HOLD, RenderError, RenderOptions, StandingsRow, StandingsTable, Theme,
     picture_size, render_png, render_png_with_tentative, render_replay_gif, render_standings_png,
 };
+use gomoku_bot::render::{
+    Chart, ChartMark, MarkKind, render_chart_png, render_png_with_alternative,
+};
 use gomoku_bot::rules::{Action, Game, Point, Preset, RuleSet};
 use image::AnimationDecoder;
 
@@ -827,4 +830,89 @@ fn a_standings_table_of_64_players_is_tall_and_small() {
     let img = decode(&png);
     assert_eq!((img.width(), img.height()), (800, 74 + 34 + 64 * 30 + 12));
     assert!(png.len() < 200_000, "{} bytes", png.len());
+}
+
+/// A review's chart: a fixed curve (not the engine's, so that engine changes leave it alone)
+/// with a mistake, a blunder and labelled turning points, in both themes.
+#[test]
+fn golden_review_charts() {
+    let chances: Vec<f64> = (0..=61)
+        .map(|k| {
+            let k = f64::from(k);
+            match k {
+                k if k < 20.0 => 0.5 + 0.1 * (k / 3.0).sin(),
+                k if k < 23.0 => 0.64,
+                k if k < 40.0 => 0.21 + 0.004 * (k - 23.0),
+                k if k < 41.0 => 0.78,
+                _ => 0.85 + 0.15 * (k - 41.0) / 20.0,
+            }
+        })
+        .collect();
+    let chart = Chart {
+        title: "Black's chance of winning".into(),
+        move_word: "Move".into(),
+        chances,
+        marks: vec![
+            ChartMark {
+                ply: 23,
+                kind: MarkKind::Blunder,
+                labelled: true,
+            },
+            ChartMark {
+                ply: 31,
+                kind: MarkKind::Mistake,
+                labelled: false,
+            },
+            ChartMark {
+                ply: 40,
+                kind: MarkKind::Blunder,
+                labelled: true,
+            },
+            ChartMark {
+                ply: 61,
+                kind: MarkKind::Mistake,
+                labelled: true,
+            },
+        ],
+    };
+    check_golden(
+        "review-chart-light",
+        &render_chart_png(&chart, Theme::Light),
+    );
+    let short = Chart {
+        title: "Mustan voittomahdollisuus".into(),
+        move_word: "Siirto".into(),
+        chances: vec![0.5, 0.55, 0.3, 0.3, 1.0],
+        marks: vec![ChartMark {
+            ply: 2,
+            kind: MarkKind::Mistake,
+            labelled: true,
+        }],
+    };
+    check_golden("review-chart-dark", &render_chart_png(&short, Theme::Dark));
+}
+
+/// A turning point's picture: the move played, and the better point as a translucent stone
+/// of the mover's colour; an occupied point is not drawn over.
+#[test]
+fn golden_review_alternative_stone() {
+    let g = play(RuleSet::preset(Preset::Gomoku), "H8 A1 J8 A2 K8 A3");
+    let png = render_png_with_alternative(
+        &g,
+        &names(&["Ann", "Bo"]),
+        &RenderOptions::default(),
+        Point::parse("G8", 15).unwrap(),
+        2,
+    );
+    check_golden("review-alternative", &png);
+    let plain = render_png(&g, &names(&["Ann", "Bo"]), &RenderOptions::default());
+    assert_ne!(decode(&png), decode(&plain));
+    let occupied = render_png_with_alternative(
+        &g,
+        &names(&["Ann", "Bo"]),
+        &RenderOptions::default(),
+        Point::parse("H8", 15).unwrap(),
+        2,
+    );
+    assert_eq!(decode(&occupied), decode(&plain));
 }

@@ -13,6 +13,7 @@ mod localize;
 pub mod offers;
 mod post;
 pub mod ratings;
+pub mod renju;
 pub mod text;
 pub mod tournaments;
 

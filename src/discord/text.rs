@@ -387,6 +387,16 @@ pub fn board_caption(i18n: &I18n, lang: Lang, view: &GameView, ping: bool) -> St
                     Phase::Selecting { .. } => i18n.tr(lang, "turn-select", &[("player", who)]),
                 };
                 lines.push(line);
+                if matches!(
+                    view.game.phase(),
+                    Phase::Offering { .. }
+                        | Phase::SwapOrKeep {
+                            may_offer: true,
+                            ..
+                        }
+                ) {
+                    lines.push(i18n.get(lang, "turn-offer-how"));
+                }
                 if view.game.threatened_line().is_some() {
                     lines.push(i18n.get(lang, "turn-extra-time"));
                 }

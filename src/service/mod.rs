@@ -49,6 +49,7 @@ mod memo;
 mod offers;
 mod ratings;
 mod resign;
+pub mod review;
 mod settings;
 mod tournaments;
 mod view;

@@ -11,6 +11,7 @@ mod engine;
 mod fixtures;
 mod harness;
 mod ratings;
+mod renju;
 mod scenarios;
 mod smoke;
 mod social;
