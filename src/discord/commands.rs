@@ -36,6 +36,7 @@ pub fn all() -> Vec<poise::Command<super::Data, Error>> {
         super::ratings::history(),
         super::ratings::replay(),
         super::tournaments::tournament(),
+        super::review::review(),
     ]
 }
 

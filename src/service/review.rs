@@ -223,6 +223,28 @@ impl Analyser {
         record: &[Action],
         nodes: u64,
     ) -> Result<Analyser, ReviewError> {
+        Analyser::build(rules, record, nodes, true)
+    }
+
+    /// An analyser for a game that ended, by the rules or otherwise (a resignation, a loss on
+    /// time, an agreed draw: its last position need not be over).
+    ///
+    /// # Errors
+    /// [`ReviewError::TooManyPlayers`], [`ReviewError::BadRecord`].
+    pub fn of_finished(
+        rules: RuleSet,
+        record: &[Action],
+        nodes: u64,
+    ) -> Result<Analyser, ReviewError> {
+        Analyser::build(rules, record, nodes, false)
+    }
+
+    fn build(
+        rules: RuleSet,
+        record: &[Action],
+        nodes: u64,
+        require_over: bool,
+    ) -> Result<Analyser, ReviewError> {
         if rules.players != 2 {
             return Err(ReviewError::TooManyPlayers);
         }
@@ -233,7 +255,7 @@ impl Analyser {
             game.apply(a).map_err(|_| ReviewError::BadRecord(i))?;
             positions.push(game.clone());
         }
-        if !game.is_over() {
+        if require_over && !game.is_over() {
             return Err(ReviewError::InProgress);
         }
         Ok(Analyser { positions, nodes })
@@ -513,6 +535,160 @@ impl Review {
             line.push_str(&format!("; {b} kept it at {}%", pct(m.before)));
         }
         Some(line)
+    }
+}
+
+/// How long a running analysis's claim lasts without progress; an analysis whose claim is
+/// older (its process stopped) is started again by the next sweep.
+pub const REVIEW_LEASE: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// The name of the analysis method stored with each review: a stored review made another
+/// way (another node budget or mapping) is made again.
+pub fn method(nodes: u64) -> String {
+    format!("v1-nodes{nodes}-scale{SCORE_SCALE}")
+}
+
+/// What asking for a review found.
+#[derive(Debug)]
+pub enum ReviewStart {
+    /// The stored review.
+    Stored(Box<Review>),
+    /// Another analysis of this game runs now.
+    Busy,
+    /// Claimed: analyse with this, report progress with [`crate::service::Service::review_alive`]
+    /// and store the result with [`crate::service::Service::save_review`].
+    Claimed(Box<Analyser>),
+}
+
+impl crate::service::Service {
+    /// Starts (or finds) the review of a finished game of this guild.
+    ///
+    /// # Errors
+    /// [`ServiceError::NoSuchGame`](crate::service::ServiceError::NoSuchGame),
+    /// [`ServiceError::Review`](crate::service::ServiceError::Review) (in progress, 3-4
+    /// players), [`ServiceError::Storage`](crate::service::ServiceError::Storage).
+    pub async fn start_review(
+        &self,
+        guild: crate::store::GuildId,
+        id: crate::store::GameId,
+        lang: &str,
+    ) -> Result<(crate::service::GameView, ReviewStart), crate::service::ServiceError> {
+        let view = self.game(guild, id).await?;
+        let start = self.claim_review_of(&view, lang).await?;
+        Ok((view, start))
+    }
+
+    /// Claims again an analysis whose process stopped (see [`crate::service::Service::stale_reviews`]).
+    ///
+    /// # Errors
+    /// As [`crate::service::Service::start_review`].
+    pub async fn resume_review(
+        &self,
+        id: crate::store::GameId,
+        lang: &str,
+    ) -> Result<(crate::service::GameView, ReviewStart), crate::service::ServiceError> {
+        let view = self.view_of(id).await?;
+        let start = self.claim_review_of(&view, lang).await?;
+        Ok((view, start))
+    }
+
+    async fn claim_review_of(
+        &self,
+        view: &crate::service::GameView,
+        lang: &str,
+    ) -> Result<ReviewStart, crate::service::ServiceError> {
+        use crate::service::ServiceError;
+        if !view.is_over() {
+            return Err(ServiceError::Review(ReviewError::InProgress));
+        }
+        let rules = *view.game.rules();
+        let nodes = self.config.review_nodes.max(1);
+        let analyser = Analyser::of_finished(rules, view.game.record(), nodes)
+            .map_err(ServiceError::Review)?;
+        let now = self.clock.now();
+        let stale = crate::store::Timestamp(now.0 - REVIEW_LEASE.as_millis() as i64);
+        match self
+            .store
+            .claim_review(view.id, &method(nodes), lang, now, stale)
+            .await?
+        {
+            crate::store::ReviewClaim::Done(json) => match serde_json::from_str(&json) {
+                Ok(r) => Ok(ReviewStart::Stored(Box::new(r))),
+                Err(e) => Err(ServiceError::Storage(crate::store::StorageError::corrupt(
+                    format!("review of game {}: {e}", view.id.0),
+                ))),
+            },
+            crate::store::ReviewClaim::Busy => Ok(ReviewStart::Busy),
+            crate::store::ReviewClaim::Claimed => Ok(ReviewStart::Claimed(Box::new(analyser))),
+        }
+    }
+
+    /// Records the message that shows an analysis's progress (to finish it after a restart).
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`](crate::service::ServiceError::Storage).
+    pub async fn review_message(
+        &self,
+        id: crate::store::GameId,
+        channel: crate::store::ChannelId,
+        message: crate::store::MessageId,
+    ) -> Result<(), crate::service::ServiceError> {
+        Ok(self.store.set_review_message(id, channel, message).await?)
+    }
+
+    /// Renews an analysis's claim: it made progress.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`](crate::service::ServiceError::Storage).
+    pub async fn review_alive(
+        &self,
+        id: crate::store::GameId,
+    ) -> Result<(), crate::service::ServiceError> {
+        Ok(self.store.renew_review(id, self.clock.now()).await?)
+    }
+
+    /// Stores a finished review.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`](crate::service::ServiceError::Storage).
+    pub async fn save_review(
+        &self,
+        id: crate::store::GameId,
+        review: &Review,
+    ) -> Result<(), crate::service::ServiceError> {
+        let json = serde_json::to_string(review).expect("plain data serializes");
+        Ok(self
+            .store
+            .finish_review(
+                id,
+                &method(self.config.review_nodes.max(1)),
+                &json,
+                self.clock.now(),
+            )
+            .await?)
+    }
+
+    /// Gives up an analysis (it failed); it may be asked for again.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`](crate::service::ServiceError::Storage).
+    pub async fn abandon_review(
+        &self,
+        id: crate::store::GameId,
+    ) -> Result<(), crate::service::ServiceError> {
+        Ok(self.store.drop_review(id).await?)
+    }
+
+    /// The analyses whose process stopped: claimed, without progress for [`REVIEW_LEASE`].
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`](crate::service::ServiceError::Storage).
+    pub async fn stale_reviews(
+        &self,
+    ) -> Result<Vec<crate::store::RunningReview>, crate::service::ServiceError> {
+        let now = self.clock.now();
+        let stale = crate::store::Timestamp(now.0 - REVIEW_LEASE.as_millis() as i64);
+        Ok(self.store.stale_reviews(stale).await?)
     }
 }
 

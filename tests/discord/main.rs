@@ -12,6 +12,7 @@ mod fixtures;
 mod harness;
 mod ratings;
 mod renju;
+mod review;
 mod scenarios;
 mod smoke;
 mod social;
