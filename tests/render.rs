@@ -180,6 +180,86 @@ fn golden_hostile_names() {
     check_golden("hostile-names", &render_png(&g, &hostile, &opts));
 }
 
+/// `(script, name)` pairs of `tests/fixtures/names.txt` (also shaped by the unit test that
+/// finds no `.notdef` glyph).
+fn fixture_names() -> Vec<(String, String)> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/names.txt");
+    std::fs::read_to_string(path)
+        .expect("the names fixture")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_once('\t'))
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
+/// The fixture's names whose script label starts with one of `scripts`, in their order.
+fn names_of(scripts: &[&str]) -> Vec<String> {
+    let all = fixture_names();
+    scripts
+        .iter()
+        .map(|s| {
+            all.iter()
+                .find(|(script, _)| script == s)
+                .unwrap_or_else(|| panic!("{s} is in the fixture"))
+                .1
+                .clone()
+        })
+        .collect()
+}
+
+/// A four-player board whose footer shows the given names.
+fn four_names_board(names: &[String], theme: Theme) -> Vec<u8> {
+    let rules = RuleSet::with_options(Preset::Keryo, &["players=4"]).unwrap();
+    let g = common::random_game(rules, 9, 5);
+    let opts = RenderOptions {
+        theme,
+        ..RenderOptions::default()
+    };
+    render_png(&g, names, &opts)
+}
+
+#[test]
+fn golden_names_in_south_asian_scripts() {
+    let n = names_of(&["Devanagari", "Bengali", "Tamil", "Sinhala"]);
+    check_golden("names-south-asia", &four_names_board(&n, Theme::Light));
+}
+
+#[test]
+fn golden_names_in_right_to_left_and_mixed_scripts() {
+    let n = names_of(&["Arabic", "Persian", "Mixed Hebrew", "Mixed Arabic"]);
+    check_golden("names-rtl-mixed", &four_names_board(&n, Theme::Dark));
+}
+
+#[test]
+fn golden_names_in_south_east_and_east_asian_scripts() {
+    let n = names_of(&["Thai", "Khmer", "Korean", "Japanese"]);
+    check_golden("names-asia", &four_names_board(&n, Theme::Light));
+}
+
+#[test]
+fn golden_names_with_emoji_sequences() {
+    let n = names_of(&[
+        "Emoji",
+        "Emoji ZWJ",
+        "Emoji tones and flags",
+        "Emoji keycaps",
+    ]);
+    check_golden("names-emoji", &four_names_board(&n, Theme::Light));
+}
+
+#[test]
+fn golden_standings_with_a_name_in_every_script() {
+    let all = fixture_names();
+    let names: Vec<&str> = all.iter().map(|(_, n)| n.as_str()).collect();
+    let mut table = standings_table(names.len(), &names);
+    table.title = "Ελληνικά · العربية · हिन्दी · ไทย · 한국어 🏆".into();
+    check_golden(
+        "standings-every-script",
+        &render_standings_png(&table, Theme::Light),
+    );
+}
+
 #[test]
 fn every_size_theme_and_option_has_the_right_dimensions() {
     render::warm_up();

@@ -58,6 +58,7 @@ mod chart;
 mod compose;
 mod deflate;
 mod encode;
+mod fonts;
 mod layout;
 mod paint;
 mod scene;
