@@ -93,7 +93,8 @@ const SOURCES: &[(Lang, &str, &str)] = &sources!(
     "renju.ftl",
     "tournaments.ftl",
     "review.ftl",
-    "ops.ftl"
+    "ops.ftl",
+    "picker.ftl"
 );
 
 /// All translations, loaded once; cheap to share between threads.

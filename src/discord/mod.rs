@@ -12,6 +12,7 @@ pub mod engine;
 mod localize;
 pub mod offers;
 pub mod ops;
+pub mod picker;
 mod post;
 pub mod ratings;
 pub mod renju;

@@ -11,6 +11,7 @@ mod engine;
 mod fixtures;
 mod harness;
 mod ops;
+mod picker;
 mod ratings;
 mod renju;
 mod review;
