@@ -49,11 +49,17 @@ impl Search<'_> {
         }
         let mut moves = match forced {
             Some(f) if !f.is_empty() => f,
-            _ => {
-                let mut c = cands;
-                c.truncate(self.style.width);
-                c
-            }
+            _ => match self.defences(me, &cands, &tac) {
+                Some(mut d) => {
+                    d.truncate(self.style.width * 2);
+                    d
+                }
+                None => {
+                    let mut c = cands;
+                    c.truncate(self.style.width);
+                    c
+                }
+            },
         };
         if let Some(k) = moves.iter().position(|c| c.cell == tt_move) {
             moves[..=k].rotate_right(1);
@@ -138,7 +144,9 @@ impl Search<'_> {
         let mut moves = match &forced {
             Some(f) if !f.is_empty() => f.clone(),
             _ => {
-                let mut c = cands.clone();
+                let mut c = self
+                    .defences(me, &cands, &tac)
+                    .unwrap_or_else(|| cands.clone());
                 c.truncate(self.style.width * 2);
                 c
             }

@@ -1,6 +1,7 @@
 //! The static evaluation of a position.
 
 use super::{Search, Tactics, WIN};
+use crate::engine::patterns::Threat;
 
 pub(super) fn capture_value(n: u16, goal: u16) -> i32 {
     let n = i64::from(n);
@@ -36,6 +37,19 @@ impl Search<'_> {
         }
         let (mi, oi) = (usize::from(me - 1), usize::from(opp - 1));
         let mut s = b.pattern[mi] * 11 / 10 - b.pattern[oi];
+        // The shapes of the empty points (the moves each side has), and the tempo: the side to
+        // move plays its best threat first.
+        s += b.shape_sum[mi] - b.shape_sum[oi];
+        let opp_fours = b.threats_at_least(opp, Threat::Four) > 0;
+        if !opp_fours {
+            if b.threats_at_least(me, Threat::OpenFour) > 0 {
+                s += 6_000;
+            } else if b.threats_at_least(me, Threat::FourThree) > 0 {
+                s += 3_000;
+            } else if b.threats_at_least(me, Threat::DoubleThree) > 0 {
+                s += 800;
+            }
+        }
         if b.captures != crate::rules::Captures::None {
             let goal = b.capture_win;
             let (cm, co) = (b.captured(me), b.captured(opp));

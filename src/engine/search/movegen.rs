@@ -2,8 +2,19 @@
 
 use super::eval::capture_value;
 use super::{Cand, Search, Tactics, WIN_MIN};
-use crate::engine::board::EMPTY;
+use crate::engine::board::{Board, EMPTY};
+use crate::engine::patterns::{FOUR, THREATS, Threat};
 use crate::rules::Point;
+
+/// Ordering bonus of a point by the threat it makes for the mover.
+const ATTACK: [i32; THREATS] = [0, 400, 500, 3_000, 8_000, 20_000, 0];
+/// Ordering bonus of a point by the threat it would give the opponent.
+const DEFENCE: [i32; THREATS] = [0, 300, 350, 2_500, 6_000, 15_000, 0];
+
+/// Whether `colour` makes at least a four on some line by playing the empty cell `i`.
+pub(super) fn makes_a_four(b: &Board, i: usize, colour: u8) -> bool {
+    b.shapes_at(i, colour).iter().any(|&s| s >= FOUR)
+}
 
 impl Search<'_> {
     /// Candidate moves near the stones, scored for ordering, and the tactical facts.
@@ -24,7 +35,12 @@ impl Search<'_> {
             if !self.legal_cell(i, check) {
                 continue;
             }
-            let mut score = b.gain_at(i, me) * 10 + b.gain_at(i, opp) * 8;
+            let mut score = b.gain_at(i, me) * 4
+                + b.gain_at(i, opp) * 3
+                + b.value_at(i, me) * 12
+                + b.value_at(i, opp) * 10
+                + ATTACK[b.threat_at(i, me) as usize]
+                + DEFENCE[b.threat_at(i, opp) as usize];
             if b.line_threat_at(i, me) && b.makes_line(i, me) {
                 tac.my_wins.push(i as u16);
                 score += 10 * WIN_MIN;
@@ -107,7 +123,29 @@ impl Search<'_> {
         Some(forced)
     }
 
-    /// Whether nobody can win on the next move (no four, no capture win in reach, no pending
+    /// When the opponent threatens to make an open four (or two fours) next move and nothing
+    /// wins at once, the only moves worth searching: those that stand on one of the opponent's
+    /// four-making points (every defence of a three does), the mover's own fours, and captures.
+    /// `None` when there is no such threat (or no such move).
+    pub(super) fn defences(&self, me: u8, cands: &[Cand], tac: &Tactics) -> Option<Vec<Cand>> {
+        let opp = 3 - me;
+        let b = &self.b;
+        if b.threats_at_least(opp, Threat::OpenFour) == 0 || b.game.threatened_line().is_some() {
+            return None;
+        }
+        let keep: Vec<Cand> = cands
+            .iter()
+            .copied()
+            .filter(|c| {
+                let i = usize::from(c.cell);
+                makes_a_four(b, i, opp)
+                    || makes_a_four(b, i, me)
+                    || tac.my_captures.contains(&c.cell)
+            })
+            .collect();
+        (!keep.is_empty()).then_some(keep)
+    }
+
     /// Cells where `colour` makes a row one short of a line (a four).
     pub(super) fn four_makers(&self, colour: u8) -> Vec<Cand> {
         let b = &self.b;
