@@ -43,15 +43,8 @@ pub(crate) fn step(i: usize, d: isize) -> usize {
     i.wrapping_add_signed(d)
 }
 
-/// The cell `k` steps from cell `i` along axis `axis` (0: row, 1: column, 2 and 3: the
-/// diagonals), if it lies in the padded array.
-pub(crate) fn along(i: usize, axis: usize, k: isize) -> Option<usize> {
-    let (dr, dc) = [(0, 1), (1, 0), (1, 1), (1, -1)][axis];
-    let r = (i / STRIDE) as isize + k * dr;
-    let c = (i % STRIDE) as isize + k * dc;
-    let n = STRIDE as isize;
-    (r >= 0 && r < n && c >= 0 && c < n).then(|| (r * n + c) as usize)
-}
+/// Row and column steps of the 4 axes, in the order of [`AXES`].
+const AXIS_STEPS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
 
 /// splitmix64: fills the Zobrist table from a fixed seed, so hashes are the same in every run.
 fn splitmix(state: &mut u64) -> u64 {
@@ -115,6 +108,8 @@ pub(crate) struct Board {
     overline: [bool; 2],
     /// The shape table of each colour's lines.
     tables: [&'static ShapeTable; 2],
+    /// Per cell, colour and axis: the neighbourhood's index in the shape table.
+    keys: Vec<[[u32; 4]; 2]>,
     /// Per cell and colour: the shape one more stone there makes on each axis.
     shapes: Vec<[[u8; 4]; 2]>,
     /// Per cell and colour: what the four shapes make together (quiet when occupied).
@@ -207,6 +202,7 @@ impl Board {
                 patterns::shape_table(line, !overline[0]),
                 patterns::shape_table(line, !overline[1]),
             ],
+            keys: vec![[[0; 4]; 2]; CELLS],
             shapes: vec![[[0; 4]; 2]; CELLS],
             threats: vec![[Threat::Quiet; 2]; CELLS],
             values: vec![[0; 2]; CELLS],
@@ -245,13 +241,7 @@ impl Board {
         }
         // On an empty board a point's shapes are those of a lone stone (an open two when the
         // line is four long).
-        for k in 0..board.on_board.len() {
-            let i = usize::from(board.on_board[k]);
-            for axis in 0..4 {
-                board.update_axis(i, axis);
-            }
-            board.update_point(i);
-        }
+        board.init_keys();
         for (p, colour) in game.stones() {
             if colour == 1 || colour == 2 {
                 board.put(cell_of(p), colour);
@@ -298,7 +288,7 @@ impl Board {
         self.hash ^= self.zobrist.stone[i][usize::from(colour - 1)];
         self.update_windows(i, colour, true);
         self.update_near(i, true);
-        self.update_shapes(i);
+        self.update_shapes(i, colour, true);
     }
 
     fn clear(&mut self, i: usize) {
@@ -307,7 +297,7 @@ impl Board {
         self.hash ^= self.zobrist.stone[i][usize::from(colour - 1)];
         self.update_windows(i, colour, false);
         self.update_near(i, false);
-        self.update_shapes(i);
+        self.update_shapes(i, colour, false);
     }
 
     fn update_near(&mut self, i: usize, add: bool) {
@@ -325,56 +315,108 @@ impl Board {
         }
     }
 
-    /// Recomputes the shapes of every point whose lines pass within reach of cell `i`.
-    fn update_shapes(&mut self, i: usize) {
-        for axis in 0..4 {
-            for k in -(HALF as isize)..=HALF as isize {
-                if let Some(j) = along(i, axis, k)
-                    && self.cells[j] != WALL
-                {
-                    self.update_axis(j, axis);
-                    if k != 0 || axis == 3 {
+    /// Reads the neighbourhood keys of every on-board cell from the cells (a new board).
+    fn init_keys(&mut self) {
+        let n = STRIDE as isize;
+        for k in 0..self.on_board.len() {
+            let j = usize::from(self.on_board[k]);
+            let (r, c) = ((j / STRIDE) as isize, (j % STRIDE) as isize);
+            for (axis, &(dr, dc)) in AXIS_STEPS.iter().enumerate() {
+                let mut key = [0u32; 2];
+                for (p, &pow) in POW3.iter().enumerate() {
+                    let o = if p < HALF {
+                        p as isize - HALF as isize
+                    } else {
+                        p as isize - HALF as isize + 1
+                    };
+                    let (rr, cc) = (r + o * dr, c + o * dc);
+                    let v = if rr >= 0 && rr < n && cc >= 0 && cc < n {
+                        self.cells[(rr * n + cc) as usize]
+                    } else {
+                        WALL
+                    };
+                    let (a, b) = match v {
+                        EMPTY => (0, 0),
+                        1 => (OWN, BLOCKED),
+                        2 => (BLOCKED, OWN),
+                        _ => (BLOCKED, BLOCKED),
+                    };
+                    key[0] += (pow * a) as u32;
+                    key[1] += (pow * b) as u32;
+                }
+                self.keys[j][0][axis] = key[0];
+                self.keys[j][1][axis] = key[1];
+            }
+            self.refresh_shapes(j);
+        }
+    }
+
+    /// Sets the shapes of cell `j` from its keys (none when occupied) and its point summary.
+    fn refresh_shapes(&mut self, j: usize) {
+        for k in 0..2 {
+            for axis in 0..4 {
+                self.shapes[j][k][axis] = if self.cells[j] == EMPTY {
+                    self.tables[k][self.keys[j][k][axis] as usize]
+                } else {
+                    0
+                };
+            }
+        }
+        self.update_point(j);
+    }
+
+    /// A stone of `colour` came to (`add`) or left cell `i`: updates the neighbourhood keys of
+    /// the points whose lines pass within reach of it, and the shapes that changed.
+    fn update_shapes(&mut self, i: usize, colour: u8, add: bool) {
+        let n = STRIDE as isize;
+        let (r, c) = ((i / STRIDE) as isize, (i % STRIDE) as isize);
+        let ci = usize::from(colour - 1);
+        for (axis, &(dr, dc)) in AXIS_STEPS.iter().enumerate() {
+            for (p, &pow) in POW3.iter().enumerate() {
+                // `i` is at offset `o` from `j`.
+                let o = if p < HALF {
+                    p as isize - HALF as isize
+                } else {
+                    p as isize - HALF as isize + 1
+                };
+                let (rr, cc) = (r - o * dr, c - o * dc);
+                if rr < 0 || rr >= n || cc < 0 || cc >= n {
+                    continue;
+                }
+                let j = (rr * n + cc) as usize;
+                if self.cells[j] == WALL {
+                    continue;
+                }
+                let own = (pow * OWN) as u32;
+                let blocked = (pow * BLOCKED) as u32;
+                let key = &mut self.keys[j];
+                if add {
+                    key[ci][axis] += own;
+                    key[1 - ci][axis] += blocked;
+                } else {
+                    key[ci][axis] -= own;
+                    key[1 - ci][axis] -= blocked;
+                }
+                if self.cells[j] == EMPTY {
+                    let new = [
+                        self.tables[0][key[0][axis] as usize],
+                        self.tables[1][key[1][axis] as usize],
+                    ];
+                    if new[0] != self.shapes[j][0][axis] || new[1] != self.shapes[j][1][axis] {
+                        self.shapes[j][0][axis] = new[0];
+                        self.shapes[j][1][axis] = new[1];
                         self.update_point(j);
                     }
                 }
             }
         }
-    }
-
-    fn update_axis(&mut self, j: usize, axis: usize) {
-        if self.cells[j] != EMPTY {
-            self.shapes[j][0][axis] = 0;
-            self.shapes[j][1][axis] = 0;
-            return;
-        }
-        let mut idx = [0usize; 2];
-        for (p, pow) in POW3.iter().enumerate() {
-            let off = if p < HALF {
-                p as isize - HALF as isize
-            } else {
-                p as isize - HALF as isize + 1
-            };
-            let v = along(j, axis, off).map_or(WALL, |c| self.cells[c]);
-            for (k, x) in idx.iter_mut().enumerate() {
-                *x += pow
-                    * if v == EMPTY {
-                        0
-                    } else if v == k as u8 + 1 {
-                        OWN
-                    } else {
-                        BLOCKED
-                    };
-            }
-        }
-        for (k, &x) in idx.iter().enumerate() {
-            self.shapes[j][k][axis] = self.tables[k][x];
-        }
+        self.refresh_shapes(i);
     }
 
     fn update_point(&mut self, j: usize) {
         for k in 0..2 {
             let (t, v) = if self.cells[j] == EMPTY {
-                patterns::combine(self.shapes[j][k])
+                patterns::combined(self.shapes[j][k])
             } else {
                 (Threat::Quiet, 0)
             };
@@ -748,6 +790,7 @@ mod tests {
             proptest::prop_assert_eq!(&fresh.short1, &b.short1);
             proptest::prop_assert_eq!(&fresh.short2, &b.short2);
             proptest::prop_assert_eq!(&fresh.near, &b.near);
+            proptest::prop_assert_eq!(&fresh.keys, &b.keys);
             proptest::prop_assert_eq!(&fresh.shapes, &b.shapes);
             proptest::prop_assert_eq!(&fresh.threats, &b.threats);
             proptest::prop_assert_eq!(&fresh.values, &b.values);

@@ -163,6 +163,21 @@ pub(crate) const THREATS: usize = 7;
 /// The value of one line's shape for the evaluation and the ordering.
 const SHAPE_VALUE: [i32; 8] = [0, 3, 10, 12, 45, 50, 400, 10_000];
 
+/// [`combine`] through a table of every set of four shapes.
+pub(crate) fn combined(shapes: [u8; 4]) -> (Threat, i32) {
+    static TABLE: OnceLock<Vec<(Threat, i32)>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..4096usize)
+            .map(|k| combine([0, 1, 2, 3].map(|a| (k >> (3 * a) & 7) as u8)))
+            .collect()
+    });
+    let k = usize::from(shapes[0])
+        | usize::from(shapes[1]) << 3
+        | usize::from(shapes[2]) << 6
+        | usize::from(shapes[3]) << 9;
+    table[k]
+}
+
 /// A point's combined threat and value from its four shapes.
 pub(crate) fn combine(shapes: [u8; 4]) -> (Threat, i32) {
     let mut n = [0u8; 8];
@@ -274,6 +289,9 @@ mod tests {
             Threat::DoubleThree
         );
         assert_eq!(combine([FIVE, NONE, NONE, NONE]).0, Threat::Five);
+        for shapes in [[FOUR, OPEN_THREE, TWO, NONE], [NONE, OPEN_TWO, FIVE, THREE]] {
+            assert_eq!(combined(shapes), combine(shapes));
+        }
         assert_eq!(combine([OPEN_TWO, NONE, NONE, NONE]).0, Threat::Quiet);
         assert!(combine([FOUR, OPEN_THREE, NONE, NONE]).1 > combine([FOUR, NONE, NONE, NONE]).1);
     }
