@@ -170,6 +170,16 @@ impl Search<'_> {
                 return (point(&self.b, c), WIN - 2, 0, Source::Vcf);
             }
         }
+        if forced.is_none() && self.style.vct_depth > 0 {
+            let full_deadline = self.deadline;
+            self.deadline = start + budget.mul_f64(0.4);
+            let found = self.vct_root(me, self.style.vct_depth);
+            self.deadline = full_deadline;
+            self.stopped = false;
+            if let Some(c) = found {
+                return (point(&self.b, c), WIN - 3, 0, Source::Vct);
+            }
+        }
         let soft = start + budget.mul_f64(0.5);
         let mut best: Option<(u16, i32)> = None;
         let mut scored: Vec<(u16, i32)> = Vec::new();
@@ -284,7 +294,10 @@ impl Search<'_> {
             if self.b.apply(Action::Place(p)).is_err() {
                 continue;
             }
-            let refuted = self.vcf_root(3 - me, self.style.vcf_depth).is_some();
+            let refuted = self.vcf_root(3 - me, self.style.vcf_depth).is_some()
+                || (self.style.vct_depth > 0
+                    && !self.stopped
+                    && self.vct_root(3 - me, self.style.vct_depth - 2).is_some());
             self.b.undo();
             if self.stopped {
                 break;

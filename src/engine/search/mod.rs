@@ -38,6 +38,9 @@ pub struct Style {
     pub width: usize,
     /// Attacker moves the continuous-four (VCF) search looks ahead; 0 turns it off.
     pub vcf_depth: i32,
+    /// Attacker moves the threat-space search with open threes (VCT) looks ahead, to win and
+    /// to check the chosen move against the opponent's threats; 0 turns it off.
+    pub vct_depth: i32,
     /// The root picks at random among moves scoring within this much of the best.
     pub noise: i32,
     /// Chance (0..1) of answering from the move ordering alone, missing threats beyond one move.
@@ -54,6 +57,7 @@ impl Style {
                 max_depth: 2,
                 width: 8,
                 vcf_depth: 0,
+                vct_depth: 0,
                 noise: 150,
                 blunder: 0.35,
                 safety: 0,
@@ -62,6 +66,7 @@ impl Style {
                 max_depth: 3,
                 width: 10,
                 vcf_depth: 3,
+                vct_depth: 0,
                 noise: 40,
                 blunder: 0.12,
                 safety: 0,
@@ -70,6 +75,7 @@ impl Style {
                 max_depth: 5,
                 width: 12,
                 vcf_depth: 8,
+                vct_depth: 4,
                 noise: 8,
                 blunder: 0.0,
                 safety: 3,
@@ -78,6 +84,7 @@ impl Style {
                 max_depth: 8,
                 width: 12,
                 vcf_depth: 10,
+                vct_depth: 6,
                 noise: 0,
                 blunder: 0.0,
                 safety: 6,
@@ -86,6 +93,7 @@ impl Style {
                 max_depth: 64,
                 width: 12,
                 vcf_depth: 16,
+                vct_depth: 10,
                 noise: 0,
                 blunder: 0.0,
                 safety: 10,
@@ -123,6 +131,8 @@ pub enum Source {
     Forced,
     /// A continuous-four win found by the VCF search.
     Vcf,
+    /// A win by fours and open threes found by the VCT search.
+    Vct,
     /// The main search.
     Search,
     /// A deliberate beginner's mistake (levels 1-2).
@@ -323,6 +333,57 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// Every first move of a win by threats (fours and open threes, VCT) for the side to move,
+    /// searching up to this level's VCT depth (at least 8 attacker moves); empty when there is
+    /// none within `limits`, or when the game is not in normal play.
+    pub fn vct_wins(&mut self, game: &Game, limits: Limits) -> Vec<Action> {
+        let start = Instant::now();
+        if game.is_over() || game.phase() != Phase::Playing || game.rules().players != 2 {
+            return Vec::new();
+        }
+        let mut search = Search {
+            b: Board::new(game),
+            tt: &mut self.tt,
+            style: self.style,
+            nodes: 0,
+            node_limit: limits.nodes,
+            deadline: start + limits.time,
+            stopped: false,
+            vcf_failed: HashMap::new(),
+        };
+        let me = search.b.to_move();
+        let mut wins = Vec::new();
+        if !search.win_cells(3 - me).is_empty() {
+            return wins;
+        }
+        let max = self.style.vct_depth.max(8);
+        for m in search.threat_moves(me, usize::MAX) {
+            let Some(p) = search.b.point(usize::from(m)) else {
+                continue;
+            };
+            if search.b.apply(Action::Place(p)).is_err() {
+                continue;
+            }
+            let won = search.vct_defend(me, max);
+            search.b.undo();
+            if search.stopped {
+                break;
+            }
+            if won {
+                wins.push(Action::Place(p));
+            }
+        }
+        self.info = SearchInfo {
+            nodes: search.nodes,
+            elapsed: start.elapsed(),
+            source: Source::Vct,
+            ..SearchInfo::default()
+        };
+        wins
+    }
+}
+
 impl Player for Engine {
     fn choose(&mut self, game: &Game, budget: Duration) -> Option<Action> {
         self.choose_with(game, Limits::time(budget))
@@ -503,6 +564,31 @@ mod tests {
         );
         assert!(a.is_some());
         assert!(e.last_info().score > WIN_MIN, "{:?}", e.last_info());
+    }
+
+    #[test]
+    fn a_win_by_threes_is_found_and_a_quiet_position_has_none() {
+        // Black: H8 J8 on row 8, K10 K11 on column K; K8 makes two open threes at once.
+        // (White's stones sit in the corners: on A1 A3 A5 A7, A4 would make two fives.)
+        let g = game("gomoku", "H8 A1 J8 O1 K10 A15 K11 O15");
+        let mut e = Engine::seeded(Level::MAX, 1);
+        let limits = Limits {
+            time: Duration::from_secs(60),
+            nodes: 400_000,
+        };
+        assert!(
+            e.vcf_wins(&g, limits).is_empty(),
+            "no continuous fours here"
+        );
+        let wins = e.vct_wins(&g, limits);
+        assert!(wins.contains(&place("K8", 15)), "{wins:?}");
+        let a = e.choose_with(&g, limits).expect("a move");
+        assert!(wins.contains(&a), "{a} {:?}", e.last_info());
+        let g = game("gomoku", "H8 A1 J8 A3 K10 A5 K11 A7");
+        assert!(
+            e.vct_wins(&g, limits).is_empty(),
+            "white's A4 answers any three"
+        );
     }
 
     #[test]
