@@ -162,7 +162,7 @@ impl Search<'_> {
         }
         if forced.is_none() && self.style.vcf_depth > 0 {
             let full_deadline = self.deadline;
-            self.deadline = start + budget.mul_f64(0.3);
+            self.deadline = start + budget.mul_f64(0.15);
             let found = self.vcf_root(me, self.style.vcf_depth);
             self.deadline = full_deadline;
             self.stopped = false;
@@ -172,7 +172,7 @@ impl Search<'_> {
         }
         if forced.is_none() && self.style.vct_depth > 0 {
             let full_deadline = self.deadline;
-            self.deadline = start + budget.mul_f64(0.4);
+            self.deadline = start + budget.mul_f64(0.25);
             let found = self.vct_root(me, self.style.vct_depth);
             self.deadline = full_deadline;
             self.stopped = false;
@@ -180,7 +180,7 @@ impl Search<'_> {
                 return (point(&self.b, c), WIN - 3, 0, Source::Vct);
             }
         }
-        let soft = start + budget.mul_f64(0.5);
+        let soft = start + budget.mul_f64(0.55);
         let mut best: Option<(u16, i32)> = None;
         let mut scored: Vec<(u16, i32)> = Vec::new();
         let mut completed = 0;
