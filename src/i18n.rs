@@ -91,7 +91,8 @@ const SOURCES: &[(Lang, &str, &str)] = &sources!(
     "ratings.ftl",
     "engine.ftl",
     "renju.ftl",
-    "tournaments.ftl"
+    "tournaments.ftl",
+    "review.ftl"
 );
 
 /// All translations, loaded once; cheap to share between threads.

@@ -117,6 +117,31 @@ enum Command {
         #[arg(long)]
         records: bool,
     },
+    /// Reviews a finished game with the engine: the win-chance chart as a PNG, and per move
+    /// the evaluation, the engine's best move and the class (mistake, blunder...).
+    Review {
+        /// The preset: gomoku, gomoku-standard, pente, keryo or renju.
+        #[arg(long)]
+        rules: String,
+        /// An option as key=value (repeatable), e.g. --set size=13.
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
+        /// The moves of the whole (finished) game, separated by spaces.
+        #[arg(long)]
+        moves: String,
+        /// Where to write the chart (PNG).
+        #[arg(long, value_name = "FILE")]
+        out: Option<std::path::PathBuf>,
+        /// Print the review as one JSON object instead of words.
+        #[arg(long)]
+        json: bool,
+        /// Nodes the engine searches per position.
+        #[arg(long, default_value_t = gomoku_bot::service::review::NODE_BUDGET)]
+        nodes: u64,
+        /// The chart's theme: light or dark.
+        #[arg(long, default_value = "light")]
+        theme: String,
+    },
     /// Prints a rule set in words.
     Rules {
         /// The preset (default: pente).
@@ -243,6 +268,15 @@ fn main() -> ExitCode {
                 Err(e) => usage_error(e),
             }
         }
+        Command::Review {
+            rules,
+            set,
+            moves,
+            out,
+            json,
+            nodes,
+            theme,
+        } => review_command(&rules, &set, &moves, out.as_deref(), json, nodes, &theme),
         Command::Rules { preset, set } => {
             match cli::rule_set(preset.as_deref().unwrap_or("pente"), &set) {
                 Ok(r) => {
@@ -286,6 +320,74 @@ fn pbrain_command(rules: &str, set: Vec<String>, level: &str) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Reviews a finished game: chart to `out`, the review to stdout (JSON or words).
+fn review_command(
+    rules: &str,
+    set: &[String],
+    moves: &str,
+    out: Option<&std::path::Path>,
+    json: bool,
+    nodes: u64,
+    theme: &str,
+) -> ExitCode {
+    use gomoku_bot::service::review::Analyser;
+
+    let rules = match cli::rule_set(rules, set) {
+        Ok(r) => r,
+        Err(e) => return usage_error(e),
+    };
+    let theme: gomoku_bot::render::Theme = match theme.parse() {
+        Ok(t) => t,
+        Err(e) => return usage_error(e),
+    };
+    if nodes == 0 {
+        return usage_error("--nodes must be at least 1");
+    }
+    let (game, error) = cli::play_tokens(rules, moves);
+    if let Some((index, token, e)) = error {
+        eprintln!("error: move {} `{token}` is refused: {e}", index + 1);
+        return ExitCode::from(3);
+    }
+    let mut analyser = match Analyser::with_budget(rules, game.record(), nodes) {
+        Ok(a) => a,
+        Err(e) => return usage_error(e),
+    };
+    let evals = analyser.run(|_, _| {});
+    let review = analyser.review(&evals);
+    if let Some(path) = out {
+        let chart = review.chart("Black's chance of winning".into(), "Move".into());
+        let png = gomoku_bot::render::render_chart_png(&chart, theme);
+        if let Err(e) = std::fs::write(path, png) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return ExitCode::from(1);
+        }
+    }
+    let mut stdout = std::io::stdout().lock();
+    let written = if json {
+        let text = serde_json::to_string(&review).expect("plain data serializes");
+        writeln!(stdout, "{text}")
+    } else {
+        let mut text = String::new();
+        for p in &review.players {
+            text.push_str(&format!(
+                "Seat {}: accuracy {:.0}%, {} inaccuracies, {} mistakes, {} blunders in {} moves\n",
+                p.seat, p.accuracy, p.inaccuracies, p.mistakes, p.blunders, p.moves
+            ));
+        }
+        for &i in &review.turning_points {
+            if let Some(line) = review.describe_english(i) {
+                text.push_str(&line);
+                text.push('\n');
+            }
+        }
+        write!(stdout, "{text}")
+    };
+    if written.is_err() {
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
 }
 
 /// Loads the configuration, sets up logging and runs the bot until it stops.

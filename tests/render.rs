@@ -15,6 +15,9 @@ use gomoku_bot::render::{
     self, Labels, REPLAY_HOLD, RenderError, RenderOptions, StandingsRow, StandingsTable, Theme,
     picture_size, render_png, render_png_with_tentative, render_replay_gif, render_standings_png,
 };
+use gomoku_bot::render::{
+    Chart, ChartMark, MarkKind, render_chart_png, render_png_with_alternative,
+};
 use gomoku_bot::rules::{Action, Game, Point, Preset, RuleSet};
 use image::AnimationDecoder;
 
@@ -175,6 +178,86 @@ fn golden_hostile_names() {
         ..RenderOptions::default()
     };
     check_golden("hostile-names", &render_png(&g, &hostile, &opts));
+}
+
+/// `(script, name)` pairs of `tests/fixtures/names.txt` (also shaped by the unit test that
+/// finds no `.notdef` glyph).
+fn fixture_names() -> Vec<(String, String)> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/names.txt");
+    std::fs::read_to_string(path)
+        .expect("the names fixture")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_once('\t'))
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
+/// The fixture's names whose script label starts with one of `scripts`, in their order.
+fn names_of(scripts: &[&str]) -> Vec<String> {
+    let all = fixture_names();
+    scripts
+        .iter()
+        .map(|s| {
+            all.iter()
+                .find(|(script, _)| script == s)
+                .unwrap_or_else(|| panic!("{s} is in the fixture"))
+                .1
+                .clone()
+        })
+        .collect()
+}
+
+/// A four-player board whose footer shows the given names.
+fn four_names_board(names: &[String], theme: Theme) -> Vec<u8> {
+    let rules = RuleSet::with_options(Preset::Keryo, &["players=4"]).unwrap();
+    let g = common::random_game(rules, 9, 5);
+    let opts = RenderOptions {
+        theme,
+        ..RenderOptions::default()
+    };
+    render_png(&g, names, &opts)
+}
+
+#[test]
+fn golden_names_in_south_asian_scripts() {
+    let n = names_of(&["Devanagari", "Bengali", "Tamil", "Sinhala"]);
+    check_golden("names-south-asia", &four_names_board(&n, Theme::Light));
+}
+
+#[test]
+fn golden_names_in_right_to_left_and_mixed_scripts() {
+    let n = names_of(&["Arabic", "Persian", "Mixed Hebrew", "Mixed Arabic"]);
+    check_golden("names-rtl-mixed", &four_names_board(&n, Theme::Dark));
+}
+
+#[test]
+fn golden_names_in_south_east_and_east_asian_scripts() {
+    let n = names_of(&["Thai", "Khmer", "Korean", "Japanese"]);
+    check_golden("names-asia", &four_names_board(&n, Theme::Light));
+}
+
+#[test]
+fn golden_names_with_emoji_sequences() {
+    let n = names_of(&[
+        "Emoji",
+        "Emoji ZWJ",
+        "Emoji tones and flags",
+        "Emoji keycaps",
+    ]);
+    check_golden("names-emoji", &four_names_board(&n, Theme::Light));
+}
+
+#[test]
+fn golden_standings_with_a_name_in_every_script() {
+    let all = fixture_names();
+    let names: Vec<&str> = all.iter().map(|(_, n)| n.as_str()).collect();
+    let mut table = standings_table(names.len(), &names);
+    table.title = "Ελληνικά · العربية · हिन्दी · ไทย · 한국어 🏆".into();
+    check_golden(
+        "standings-every-script",
+        &render_standings_png(&table, Theme::Light),
+    );
 }
 
 #[test]
@@ -747,4 +830,89 @@ fn a_standings_table_of_64_players_is_tall_and_small() {
     let img = decode(&png);
     assert_eq!((img.width(), img.height()), (800, 74 + 34 + 64 * 30 + 12));
     assert!(png.len() < 200_000, "{} bytes", png.len());
+}
+
+/// A review's chart: a fixed curve (not the engine's, so that engine changes leave it alone)
+/// with a mistake, a blunder and labelled turning points, in both themes.
+#[test]
+fn golden_review_charts() {
+    let chances: Vec<f64> = (0..=61)
+        .map(|k| {
+            let k = f64::from(k);
+            match k {
+                k if k < 20.0 => 0.5 + 0.1 * (k / 3.0).sin(),
+                k if k < 23.0 => 0.64,
+                k if k < 40.0 => 0.21 + 0.004 * (k - 23.0),
+                k if k < 41.0 => 0.78,
+                _ => 0.85 + 0.15 * (k - 41.0) / 20.0,
+            }
+        })
+        .collect();
+    let chart = Chart {
+        title: "Black's chance of winning".into(),
+        move_word: "Move".into(),
+        chances,
+        marks: vec![
+            ChartMark {
+                ply: 23,
+                kind: MarkKind::Blunder,
+                labelled: true,
+            },
+            ChartMark {
+                ply: 31,
+                kind: MarkKind::Mistake,
+                labelled: false,
+            },
+            ChartMark {
+                ply: 40,
+                kind: MarkKind::Blunder,
+                labelled: true,
+            },
+            ChartMark {
+                ply: 61,
+                kind: MarkKind::Mistake,
+                labelled: true,
+            },
+        ],
+    };
+    check_golden(
+        "review-chart-light",
+        &render_chart_png(&chart, Theme::Light),
+    );
+    let short = Chart {
+        title: "Mustan voittomahdollisuus".into(),
+        move_word: "Siirto".into(),
+        chances: vec![0.5, 0.55, 0.3, 0.3, 1.0],
+        marks: vec![ChartMark {
+            ply: 2,
+            kind: MarkKind::Mistake,
+            labelled: true,
+        }],
+    };
+    check_golden("review-chart-dark", &render_chart_png(&short, Theme::Dark));
+}
+
+/// A turning point's picture: the move played, and the better point as a translucent stone
+/// of the mover's colour; an occupied point is not drawn over.
+#[test]
+fn golden_review_alternative_stone() {
+    let g = play(RuleSet::preset(Preset::Gomoku), "H8 A1 J8 A2 K8 A3");
+    let png = render_png_with_alternative(
+        &g,
+        &names(&["Ann", "Bo"]),
+        &RenderOptions::default(),
+        Point::parse("G8", 15).unwrap(),
+        2,
+    );
+    check_golden("review-alternative", &png);
+    let plain = render_png(&g, &names(&["Ann", "Bo"]), &RenderOptions::default());
+    assert_ne!(decode(&png), decode(&plain));
+    let occupied = render_png_with_alternative(
+        &g,
+        &names(&["Ann", "Bo"]),
+        &RenderOptions::default(),
+        Point::parse("H8", 15).unwrap(),
+        2,
+    );
+    assert_eq!(decode(&occupied), decode(&plain));
 }

@@ -253,6 +253,7 @@ pub fn confirm_buttons(
     ])]
 }
 
+/// Answers a click privately with `text`.
 pub(super) async fn reply_private(
     ctx: &serenity::Context,
     click: &serenity::ComponentInteraction,
@@ -326,7 +327,7 @@ fn shows_no_buttons(click: &serenity::ComponentInteraction) -> bool {
 /// Answers a click that played an action: the clicked message becomes `update_text(said)`
 /// (where `said` tells what was played) and the new board goes to the game's channel; a
 /// refusal is explained privately.
-async fn announce_click(
+pub(super) async fn announce_click(
     ctx: &serenity::Context,
     data: &Data,
     click: &serenity::ComponentInteraction,
@@ -373,6 +374,12 @@ pub async fn handle(
     }
     if let Some(b) = super::tournaments::TournamentButton::parse(&click.data.custom_id) {
         return super::tournaments::handle_click(ctx, data, click, b).await;
+    }
+    if let Some(game) = super::review::parse_button(&click.data.custom_id) {
+        return super::review::handle_click(ctx, data, click, game).await;
+    }
+    if let Some(c) = super::renju::RenjuComponent::parse(&click.data.custom_id) {
+        return super::renju::handle_click(ctx, data, click, c).await;
     }
     let Some(action) = ButtonAction::parse(&click.data.custom_id) else {
         return reply_private(ctx, click, data.i18n.get(lang, "err-unknown-button")).await;

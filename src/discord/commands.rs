@@ -36,6 +36,7 @@ pub fn all() -> Vec<poise::Command<super::Data, Error>> {
         super::ratings::history(),
         super::ratings::replay(),
         super::tournaments::tournament(),
+        super::review::review(),
     ]
 }
 
@@ -106,6 +107,9 @@ pub enum GameChoice {
     /// Keryo-Pente.
     #[name = "keryo"]
     Keryo,
+    /// Renju.
+    #[name = "renju"]
+    Renju,
 }
 
 impl GameChoice {
@@ -115,6 +119,7 @@ impl GameChoice {
             GameChoice::GomokuStandard => Preset::GomokuStandard,
             GameChoice::Pente => Preset::Pente,
             GameChoice::Keryo => Preset::Keryo,
+            GameChoice::Renju => Preset::Renju,
         }
     }
 }
@@ -165,6 +170,12 @@ pub enum OpeningChoice {
     /// Swap2.
     #[name = "swap2"]
     Swap2,
+    /// Taraguchi-10 (Renju).
+    #[name = "taraguchi-10"]
+    Taraguchi10,
+    /// Soosõrv-8 (Renju).
+    #[name = "soosorv-8"]
+    Soosorv8,
 }
 
 impl OpeningChoice {
@@ -175,6 +186,8 @@ impl OpeningChoice {
             OpeningChoice::LongPro => "long-pro",
             OpeningChoice::Swap => "swap",
             OpeningChoice::Swap2 => "swap2",
+            OpeningChoice::Taraguchi10 => "taraguchi-10",
+            OpeningChoice::Soosorv8 => "soosorv-8",
         }
     }
 }

@@ -146,6 +146,15 @@ impl Engine {
         }
     }
 
+    /// Runs other engine work (a review's position) on the engine's threads, in turn with
+    /// the games' moves; `None` if it panicked or the pool is gone.
+    pub async fn run_job<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
+        self.pool.run(f).await
+    }
+
     /// The most threads thinking at once.
     pub fn threads(&self) -> usize {
         self.threads

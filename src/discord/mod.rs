@@ -13,6 +13,8 @@ mod localize;
 pub mod offers;
 mod post;
 pub mod ratings;
+pub mod renju;
+pub mod review;
 pub mod text;
 pub mod tournaments;
 
@@ -282,6 +284,7 @@ pub fn framework_with_engine(
                 };
                 // Crash recovery: the moves the engine owes since before the restart.
                 tokio::spawn(engine::resume(data.engine_shared(ctx)));
+                tokio::spawn(review::sweep_reviews(data.engine_shared(ctx)));
                 Ok(data)
             })
         })
@@ -331,6 +334,7 @@ pub async fn run(config: Config) -> Result<(), Error> {
         seat_seed: None,
         vacation_days_per_year: config.game.vacation_days_per_year,
         clock_sweep_every: Duration::from_secs(u64::from(config.game.clock_sweep_seconds)),
+        review_nodes: crate::service::review::NODE_BUDGET,
     };
     let service = Arc::new(Service::open(&options, service_config, Arc::new(SystemClock)).await?);
     info!(database = %redact_url(&config.database.url), "database ready, migrations applied");

@@ -186,7 +186,9 @@ pub fn board_message_with(
         png,
         components: {
             let mut rows = buttons::choice_buttons(i18n, lang, view);
+            rows.extend(super::renju::components(i18n, lang, view));
             rows.extend(super::offers::rematch_buttons(i18n, lang, view));
+            rows.extend(super::review::review_buttons(i18n, lang, view));
             rows
         },
         mentions,

@@ -65,6 +65,7 @@ fn family_of_choice(game: GameChoice) -> Family {
         GameChoice::GomokuStandard => Family::GomokuStandard,
         GameChoice::Pente => Family::Pente,
         GameChoice::Keryo => Family::Keryo,
+        GameChoice::Renju => Family::Renju,
     }
 }
 

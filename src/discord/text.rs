@@ -114,6 +114,7 @@ pub fn error_text(i18n: &I18n, lang: Lang, e: &ServiceError) -> String {
         ServiceError::NoSuchChallenge => i18n.get(lang, "err-no-such-challenge"),
         ServiceError::NotYourTurn => i18n.get(lang, "err-not-your-turn"),
         ServiceError::GameOver => i18n.get(lang, "err-game-over"),
+        ServiceError::Review(r) => super::review::refusal_text(i18n, lang, r),
         ServiceError::Illegal(p) => play_error_text(i18n, lang, p),
         ServiceError::BadPoint(PointError::Malformed(t)) => {
             i18n.tr(lang, "err-malformed-point", &[("text", t.clone().into())])
@@ -387,6 +388,16 @@ pub fn board_caption(i18n: &I18n, lang: Lang, view: &GameView, ping: bool) -> St
                     Phase::Selecting { .. } => i18n.tr(lang, "turn-select", &[("player", who)]),
                 };
                 lines.push(line);
+                if matches!(
+                    view.game.phase(),
+                    Phase::Offering { .. }
+                        | Phase::SwapOrKeep {
+                            may_offer: true,
+                            ..
+                        }
+                ) {
+                    lines.push(i18n.get(lang, "turn-offer-how"));
+                }
                 if view.game.threatened_line().is_some() {
                     lines.push(i18n.get(lang, "turn-extra-time"));
                 }

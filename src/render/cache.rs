@@ -376,17 +376,24 @@ fn training_picture(colours: &Colours, icons: &[Sprite]) -> RgbBuf {
             dashed: false,
         },
     ];
-    let rows = ["Ann Ølsen", "漢字 한국어 かな", "שלום עולם", "Zoë 123 (x)"]
-        .iter()
-        .enumerate()
-        .map(|(i, name)| Row {
-            colour: i as u8 + 1,
-            name: name.to_string(),
-            placeholder: i == 3,
-            captured: Some(format!("{i}/5 pairs")),
-            mark: [RowMark::Turn, RowMark::Winner, RowMark::None, RowMark::None][i],
-        })
-        .collect();
+    // Colour emoji bring their own colours: a few common ones teach the palette skin tones,
+    // reds, yellows and greens.
+    let rows = [
+        "Ann Ølsen 🐉✨",
+        "漢字 한국어 かな 👍🏽❤️",
+        "שלום עולם 🇫🇮🔥",
+        "Zoë 123 (x) 😀🌈",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, name)| Row {
+        colour: i as u8 + 1,
+        name: name.to_string(),
+        placeholder: i == 3,
+        captured: Some(format!("{i}/5 pairs")),
+        mark: [RowMark::Turn, RowMark::Winner, RowMark::None, RowMark::None][i],
+    })
+    .collect();
     let status = vec![
         Part::Text("Move 123".into(), true),
         Part::Stone(1),

@@ -54,9 +54,11 @@
 //! [`png_cache_stats`] for its size.
 
 mod cache;
+mod chart;
 mod compose;
 mod deflate;
 mod encode;
+mod fonts;
 mod layout;
 mod paint;
 mod scene;
@@ -68,6 +70,9 @@ use thiserror::Error;
 
 use crate::rules::{Action, Game, PlayError, Point, RuleSet};
 
+pub use chart::{
+    CHART_HEIGHT, CHART_WIDTH, Chart, ChartMark, DrawnChart, MarkKind, draw_chart, render_chart_png,
+};
 use compose::compose_indexed;
 pub use deflate::CacheStats as PngCacheStats;
 use layout::Layout;
@@ -222,6 +227,29 @@ pub fn render_png_with_tentative(
         opts.theme,
         Some(deflate::shared()),
     )
+}
+
+/// Draws a position with a translucent stone of `colour` on `alternative`: a review's
+/// better move, shown on the board after the move that was played instead. An occupied or
+/// off-board point is not drawn.
+pub fn render_png_with_alternative(
+    game: &Game,
+    players: &[String],
+    opts: &RenderOptions,
+    alternative: Point,
+    colour: u8,
+) -> Vec<u8> {
+    let mut scene = Scene::of_game(game, players, &opts.labels, opts.highlight_last, None);
+    let size = game.size();
+    let on_board = alternative.col() < size && alternative.row() < size;
+    if on_board && game.stone_at(alternative).is_none() && (1..=4).contains(&colour) {
+        scene.stones.retain(|s| s.0 != alternative);
+        scene
+            .stones
+            .push((alternative, colour, paint::Look::Tentative));
+    }
+    let picture = draw(&scene, scene.rows.len(), opts);
+    to_png(&picture, opts.theme, Some(deflate::shared()))
 }
 
 /// Builds every cache (both themes' palettes, all board sizes with and without coordinates)

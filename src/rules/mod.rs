@@ -10,7 +10,7 @@ mod ruleset;
 
 pub use game::{
     Action, Candidates, Colours, ForbiddenShape, Game, Line, MAX_CANDIDATES, MoveError, MoveReport,
-    OfferProblem, Phase, PlayError, Removed, Status, Symmetry, WinReason,
+    OfferProblem, Phase, PlayError, Removed, Status, Symmetry, TARAGUCHI_OFFERS, WinReason,
 };
 pub use point::{MAX_SIZE, Point, PointError, column_letter};
 pub use ruleset::{

@@ -86,6 +86,9 @@ pub enum ServiceError {
     /// Minutes per move other than those of [`crate::store::TimeControl::ALLOWED_MINUTES`].
     #[error("bad time control: {0} minutes per move")]
     BadMinutesPerMove(u16),
+    /// A review was refused (the game is in progress, or has 3-4 players).
+    #[error(transparent)]
+    Review(crate::service::review::ReviewError),
     /// The database failed; nothing acknowledged is lost and this action did not happen.
     #[error(transparent)]
     Storage(#[from] StorageError),

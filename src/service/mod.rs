@@ -49,6 +49,7 @@ mod memo;
 mod offers;
 mod ratings;
 mod resign;
+pub mod review;
 mod settings;
 mod tournaments;
 mod view;
@@ -107,6 +108,8 @@ pub struct ServiceConfig {
     pub vacation_days_per_year: u32,
     /// How often the front checks deadlines (reminders, vacation, loss on time).
     pub clock_sweep_every: Duration,
+    /// Nodes the engine searches per position of a review (fewer in tests).
+    pub review_nodes: u64,
 }
 
 impl Default for ServiceConfig {
@@ -117,6 +120,7 @@ impl Default for ServiceConfig {
             seat_seed: None,
             vacation_days_per_year: 10,
             clock_sweep_every: Duration::from_secs(60),
+            review_nodes: review::NODE_BUDGET,
         }
     }
 }

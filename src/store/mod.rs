@@ -55,6 +55,7 @@ mod model;
 mod moves;
 mod offers;
 pub mod ratings;
+mod reviews;
 mod rows;
 mod tournaments;
 
@@ -75,6 +76,7 @@ pub use model::{
 pub use moves::NewAction;
 pub use offers::{Offer, OfferId, OfferInsert, OfferKind, OfferStatus};
 pub use ratings::{Family, Ranked, Rating, RatingChange, Scope, Unrated};
+pub use reviews::{ReviewClaim, RunningReview};
 pub use tournaments::{
     BoardRow, EntryRow, Joined, NewTournament, PlannedBoard, Seeding, StoredTournament,
     TournamentId, TournamentRow, TournamentStatus,

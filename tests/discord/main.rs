@@ -11,6 +11,8 @@ mod engine;
 mod fixtures;
 mod harness;
 mod ratings;
+mod renju;
+mod review;
 mod scenarios;
 mod smoke;
 mod social;

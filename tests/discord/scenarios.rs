@@ -51,7 +51,7 @@ async fn commands_are_registered_with_spanish_and_finnish_names() {
         .iter()
         .find(|o| o["name"] == "game")
         .unwrap();
-    assert_eq!(game["choices"].as_array().unwrap().len(), 4);
+    assert_eq!(game["choices"].as_array().unwrap().len(), 5);
     assert_eq!(game["choices"][2]["name_localizations"]["es-ES"], "Pente");
     let settings = commands.iter().find(|c| c["name"] == "settings").unwrap();
     assert_eq!(

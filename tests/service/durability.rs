@@ -145,6 +145,7 @@ async fn migrations_apply_to_an_empty_database_and_are_idempotent() {
             "rating_changes",
             "ratings",
             "rematches",
+            "reviews",
             "tournament_boards",
             "tournament_players",
             "tournaments",

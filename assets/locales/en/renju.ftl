@@ -35,3 +35,12 @@ move-offered = { $player } offered { $count } fifth { $count ->
    *[other] moves
 }: { $points }.
 move-chose-fifth = { $player } chose { $point } as the fifth move.
+choice-game-renju = Renju (black's forbidden points)
+choice-opening-taraguchi-10 = Taraguchi-10 (Renju)
+choice-opening-soosorv-8 = Soosõrv-8 (Renju)
+button-renju-swap = Swap colours
+button-renju-keep = Keep my colour
+select-renju-declare = Number of fifth moves black must offer
+select-renju-offer = Pick { $count } fifth moves to offer
+turn-offer-how = Pick the fifth moves in the menu, or type any others with `/move at:offer:H8,J9,...`.
+err-renju-bad-choice = That choice cannot be read. Use the buttons and menus under the latest board.

@@ -35,3 +35,12 @@ move-offered = { $player } ofreció { $count } { $count ->
    *[other] quintas jugadas
 }: { $points }.
 move-chose-fifth = { $player } eligió { $point } como quinta jugada.
+choice-game-renju = Renju (puntos prohibidos de las negras)
+choice-opening-taraguchi-10 = Taraguchi-10 (Renju)
+choice-opening-soosorv-8 = Soosõrv-8 (Renju)
+button-renju-swap = Cambiar de color
+button-renju-keep = Mantener mi color
+select-renju-declare = Número de quintas jugadas que deben ofrecer las negras
+select-renju-offer = Elige { $count } quintas jugadas para ofrecer
+turn-offer-how = Elige las quintas jugadas en el menú, o escribe otras con `/jugar punto:offer:H8,J9,...`.
+err-renju-bad-choice = No se puede leer esa elección. Usa los botones y menús bajo el último tablero.

@@ -35,3 +35,12 @@ move-offered = { $player } tarjosi { $count } { $count ->
    *[other] viidettä siirtoa
 }: { $points }.
 move-chose-fifth = { $player } valitsi viidenneksi siirroksi { $point }.
+choice-game-renju = Renju (mustan kielletyt pisteet)
+choice-opening-taraguchi-10 = Taraguchi-10 (Renju)
+choice-opening-soosorv-8 = Soosõrv-8 (Renju)
+button-renju-swap = Vaihda värit
+button-renju-keep = Pidä värini
+select-renju-declare = Montako viidettä siirtoa mustan on tarjottava
+select-renju-offer = Valitse { $count } tarjottavaa viidettä siirtoa
+turn-offer-how = Valitse viidennet siirrot valikosta, tai kirjoita muut komennolla `/siirrä kohta:offer:H8,J9,...`.
+err-renju-bad-choice = Valintaa ei voi lukea. Käytä viimeisimmän laudan alla olevia painikkeita ja valikkoja.

@@ -17,7 +17,7 @@ pub use action::{Action, Candidates, MAX_CANDIDATES, MoveError, OfferProblem, Pl
 pub use opening::Phase;
 pub use outcome::{Colours, Line, MoveReport, Removed, Status, WinReason};
 pub use renju::ForbiddenShape;
-pub use tournament::Symmetry;
+pub use tournament::{Symmetry, TARAGUCHI_OFFERS};
 
 use capture::Claims;
 use cells::{CELLS, EMPTY, WALL, idx, is_stone, point_at};

@@ -11,7 +11,7 @@ use crate::rules::point::Point;
 use crate::rules::ruleset::Opening;
 
 /// Taraguchi-10 offers exactly this many fifth moves.
-pub(super) const TARAGUCHI_OFFERS: u8 = 10;
+pub const TARAGUCHI_OFFERS: u8 = 10;
 
 impl Game {
     /// The fifth moves offered and waiting for white's choice (empty otherwise).
