@@ -39,15 +39,15 @@ impl Search<'_> {
         let mut s = b.pattern[mi] * 11 / 10 - b.pattern[oi];
         // The shapes of the empty points (the moves each side has), and the tempo: the side to
         // move plays its best threat first.
-        s += b.shape_sum[mi] - b.shape_sum[oi];
+        s += b.shape_sum[mi] / 8 - b.shape_sum[oi] / 16;
         let opp_fours = b.threats_at_least(opp, Threat::Four) > 0;
         if !opp_fours {
             if b.threats_at_least(me, Threat::OpenFour) > 0 {
-                s += 6_000;
+                s += 1_500;
             } else if b.threats_at_least(me, Threat::FourThree) > 0 {
-                s += 3_000;
-            } else if b.threats_at_least(me, Threat::DoubleThree) > 0 {
                 s += 800;
+            } else if b.threats_at_least(me, Threat::DoubleThree) > 0 {
+                s += 200;
             }
         }
         if b.captures != crate::rules::Captures::None {
