@@ -92,7 +92,8 @@ const SOURCES: &[(Lang, &str, &str)] = &sources!(
     "engine.ftl",
     "renju.ftl",
     "tournaments.ftl",
-    "review.ftl"
+    "review.ftl",
+    "picker.ftl"
 );
 
 /// All translations, loaded once; cheap to share between threads.

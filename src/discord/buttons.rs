@@ -375,6 +375,9 @@ pub async fn handle(
     if let Some(b) = super::tournaments::TournamentButton::parse(&click.data.custom_id) {
         return super::tournaments::handle_click(ctx, data, click, b).await;
     }
+    if let Some(p) = super::picker::PickerId::parse(&click.data.custom_id) {
+        return super::picker::handle_click(ctx, data, click, p).await;
+    }
     if let Some(game) = super::review::parse_button(&click.data.custom_id) {
         return super::review::handle_click(ctx, data, click, game).await;
     }

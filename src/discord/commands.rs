@@ -628,9 +628,13 @@ async fn autocomplete_point(ctx: Context<'_>, partial: &str) -> CreateAutocomple
 #[poise::command(slash_command, guild_only, rename = "move")]
 pub async fn move_(
     ctx: Context<'_>,
-    #[autocomplete = "autocomplete_point"] at: String,
+    #[autocomplete = "autocomplete_point"] at: Option<String>,
     #[autocomplete = "autocomplete_game"] game: Option<i64>,
 ) -> Result<(), Error> {
+    // Without a point: the point picker (buttons), for the player to act.
+    let Some(at) = at else {
+        return super::picker::open_from_command(ctx, game.map(GameId)).await;
+    };
     let Some(actor) = actor_of(ctx) else {
         return Ok(());
     };

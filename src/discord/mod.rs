@@ -11,6 +11,7 @@ mod commands;
 pub mod engine;
 mod localize;
 pub mod offers;
+pub mod picker;
 mod post;
 pub mod ratings;
 pub mod renju;

@@ -189,6 +189,10 @@ pub fn board_message_with(
             rows.extend(super::renju::components(i18n, lang, view));
             rows.extend(super::offers::rematch_buttons(i18n, lang, view));
             rows.extend(super::review::review_buttons(i18n, lang, view));
+            // Discord allows five rows: the picker's Play button only where there is room.
+            if rows.len() < 5 {
+                rows.extend(super::picker::play_buttons(i18n, lang, view));
+            }
             rows
         },
         mentions,

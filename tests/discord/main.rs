@@ -10,6 +10,7 @@ mod clocks;
 mod engine;
 mod fixtures;
 mod harness;
+mod picker;
 mod ratings;
 mod renju;
 mod review;
