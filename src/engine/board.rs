@@ -6,6 +6,7 @@
 //! extra time): [`Board::apply`] plays through [`Game::apply`] and mirrors its report, so the
 //! engine never has to re-implement a rule to stay correct, only to look ahead quickly.
 
+use super::patterns::{self, BLOCKED, HALF, OWN, POW3, ShapeTable, THREATS, Threat};
 use crate::rules::{Action, Captures, Game, MoveReport, PlayError, Point};
 
 /// Distance between vertically adjacent cells: the largest board plus a border on each side.
@@ -41,6 +42,9 @@ pub(crate) fn cell_of(p: Point) -> usize {
 pub(crate) fn step(i: usize, d: isize) -> usize {
     i.wrapping_add_signed(d)
 }
+
+/// Row and column steps of the 4 axes, in the order of [`AXES`].
+const AXIS_STEPS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
 
 /// splitmix64: fills the Zobrist table from a fixed seed, so hashes are the same in every run.
 fn splitmix(state: &mut u64) -> u64 {
@@ -100,7 +104,22 @@ pub(crate) struct Board {
     pub(crate) game: Game,
     pub(crate) size: u8,
     pub(crate) line: u8,
-    overline_wins: bool,
+    /// Whether a row longer than the line wins, by colour (Renju: not for black).
+    overline: [bool; 2],
+    /// The shape table of each colour's lines.
+    tables: [&'static ShapeTable; 2],
+    /// Per cell, colour and axis: the neighbourhood's index in the shape table.
+    keys: Vec<[[u32; 4]; 2]>,
+    /// Per cell and colour: the shape one more stone there makes on each axis.
+    shapes: Vec<[[u8; 4]; 2]>,
+    /// Per cell and colour: what the four shapes make together (quiet when occupied).
+    threats: Vec<[Threat; 2]>,
+    /// Per cell and colour: the value of the point's shapes (0 when occupied).
+    values: Vec<[i32; 2]>,
+    /// Per colour: the sum of its point values over the empty points.
+    pub(crate) shape_sum: [i32; 2],
+    /// Per colour: on-board cells by threat kind (occupied cells count as quiet).
+    threat_count: [[u16; THREATS]; 2],
     pub(crate) captures: Captures,
     pub(crate) capture_win: u16,
     pub(crate) cells: [u8; CELLS],
@@ -123,7 +142,7 @@ pub(crate) struct Board {
     pub(crate) pattern: [i32; 2],
     /// Windows one stone short of a line, by colour.
     pub(crate) fours: [u32; 2],
-    values: [i32; 6],
+    window_values: [i32; 6],
     /// Stones within two points (Chebyshev) of each cell.
     pub(crate) near: Vec<u8>,
     hash: u64,
@@ -138,6 +157,8 @@ impl Board {
         let rules = *game.rules();
         let size = rules.size;
         let line = rules.line.clamp(4, 5);
+        let black_overline = rules.overline_wins && !rules.is_renju();
+        let overline = [black_overline, rules.overline_wins];
         let mut cells = [WALL; CELLS];
         let mut on_board = Vec::with_capacity(usize::from(size) * usize::from(size));
         let mut points = vec![None; CELLS];
@@ -176,7 +197,17 @@ impl Board {
             game: Game::new(rules),
             size,
             line,
-            overline_wins: rules.overline_wins,
+            overline,
+            tables: [
+                patterns::shape_table(line, !overline[0]),
+                patterns::shape_table(line, !overline[1]),
+            ],
+            keys: vec![[[0; 4]; 2]; CELLS],
+            shapes: vec![[[0; 4]; 2]; CELLS],
+            threats: vec![[Threat::Quiet; 2]; CELLS],
+            values: vec![[0; 2]; CELLS],
+            shape_sum: [0, 0],
+            threat_count: [[0; THREATS]; 2],
             captures: rules.captures,
             capture_win: rules.capture_win,
             cells,
@@ -190,14 +221,16 @@ impl Board {
             short2: vec![[0, 0]; CELLS],
             pattern: [0, 0],
             fours: [0, 0],
-            values: window_values(line),
+            window_values: window_values(line),
             near: vec![0; CELLS],
             hash: 0,
             zobrist: Zobrist::new(),
             undo: Vec::new(),
             removed: Vec::new(),
         };
-        let values = board.values;
+        let n = board.on_board.len() as u16;
+        board.threat_count = [[n, 0, 0, 0, 0, 0, 0], [n, 0, 0, 0, 0, 0, 0]];
+        let values = board.window_values;
         for w in 0..board.counts.len() {
             let (start, d) = board.window_start[w];
             for k in 0..isize::from(line) {
@@ -206,6 +239,9 @@ impl Board {
                 board.gains[c][1] += values[1];
             }
         }
+        // On an empty board a point's shapes are those of a lone stone (an open two when the
+        // line is four long).
+        board.init_keys();
         for (p, colour) in game.stones() {
             if colour == 1 || colour == 2 {
                 board.put(cell_of(p), colour);
@@ -252,6 +288,7 @@ impl Board {
         self.hash ^= self.zobrist.stone[i][usize::from(colour - 1)];
         self.update_windows(i, colour, true);
         self.update_near(i, true);
+        self.update_shapes(i, colour, true);
     }
 
     fn clear(&mut self, i: usize) {
@@ -260,6 +297,7 @@ impl Board {
         self.hash ^= self.zobrist.stone[i][usize::from(colour - 1)];
         self.update_windows(i, colour, false);
         self.update_near(i, false);
+        self.update_shapes(i, colour, false);
     }
 
     fn update_near(&mut self, i: usize, add: bool) {
@@ -277,11 +315,149 @@ impl Board {
         }
     }
 
+    /// Reads the neighbourhood keys of every on-board cell from the cells (a new board).
+    fn init_keys(&mut self) {
+        let n = STRIDE as isize;
+        for k in 0..self.on_board.len() {
+            let j = usize::from(self.on_board[k]);
+            let (r, c) = ((j / STRIDE) as isize, (j % STRIDE) as isize);
+            for (axis, &(dr, dc)) in AXIS_STEPS.iter().enumerate() {
+                let mut key = [0u32; 2];
+                for (p, &pow) in POW3.iter().enumerate() {
+                    let o = if p < HALF {
+                        p as isize - HALF as isize
+                    } else {
+                        p as isize - HALF as isize + 1
+                    };
+                    let (rr, cc) = (r + o * dr, c + o * dc);
+                    let v = if rr >= 0 && rr < n && cc >= 0 && cc < n {
+                        self.cells[(rr * n + cc) as usize]
+                    } else {
+                        WALL
+                    };
+                    let (a, b) = match v {
+                        EMPTY => (0, 0),
+                        1 => (OWN, BLOCKED),
+                        2 => (BLOCKED, OWN),
+                        _ => (BLOCKED, BLOCKED),
+                    };
+                    key[0] += (pow * a) as u32;
+                    key[1] += (pow * b) as u32;
+                }
+                self.keys[j][0][axis] = key[0];
+                self.keys[j][1][axis] = key[1];
+            }
+            self.refresh_shapes(j);
+        }
+    }
+
+    /// Sets the shapes of cell `j` from its keys (none when occupied) and its point summary.
+    fn refresh_shapes(&mut self, j: usize) {
+        for k in 0..2 {
+            for axis in 0..4 {
+                self.shapes[j][k][axis] = if self.cells[j] == EMPTY {
+                    self.tables[k][self.keys[j][k][axis] as usize]
+                } else {
+                    0
+                };
+            }
+        }
+        self.update_point(j);
+    }
+
+    /// A stone of `colour` came to (`add`) or left cell `i`: updates the neighbourhood keys of
+    /// the points whose lines pass within reach of it, and the shapes that changed.
+    fn update_shapes(&mut self, i: usize, colour: u8, add: bool) {
+        let n = STRIDE as isize;
+        let (r, c) = ((i / STRIDE) as isize, (i % STRIDE) as isize);
+        let ci = usize::from(colour - 1);
+        for (axis, &(dr, dc)) in AXIS_STEPS.iter().enumerate() {
+            for (p, &pow) in POW3.iter().enumerate() {
+                // `i` is at offset `o` from `j`.
+                let o = if p < HALF {
+                    p as isize - HALF as isize
+                } else {
+                    p as isize - HALF as isize + 1
+                };
+                let (rr, cc) = (r - o * dr, c - o * dc);
+                if rr < 0 || rr >= n || cc < 0 || cc >= n {
+                    continue;
+                }
+                let j = (rr * n + cc) as usize;
+                if self.cells[j] == WALL {
+                    continue;
+                }
+                let own = (pow * OWN) as u32;
+                let blocked = (pow * BLOCKED) as u32;
+                let key = &mut self.keys[j];
+                if add {
+                    key[ci][axis] += own;
+                    key[1 - ci][axis] += blocked;
+                } else {
+                    key[ci][axis] -= own;
+                    key[1 - ci][axis] -= blocked;
+                }
+                if self.cells[j] == EMPTY {
+                    let new = [
+                        self.tables[0][key[0][axis] as usize],
+                        self.tables[1][key[1][axis] as usize],
+                    ];
+                    if new[0] != self.shapes[j][0][axis] || new[1] != self.shapes[j][1][axis] {
+                        self.shapes[j][0][axis] = new[0];
+                        self.shapes[j][1][axis] = new[1];
+                        self.update_point(j);
+                    }
+                }
+            }
+        }
+        self.refresh_shapes(i);
+    }
+
+    fn update_point(&mut self, j: usize) {
+        for k in 0..2 {
+            let (t, v) = if self.cells[j] == EMPTY {
+                patterns::combined(self.shapes[j][k])
+            } else {
+                (Threat::Quiet, 0)
+            };
+            let old = self.threats[j][k];
+            if old != t {
+                self.threat_count[k][old as usize] -= 1;
+                self.threat_count[k][t as usize] += 1;
+                self.threats[j][k] = t;
+            }
+            self.shape_sum[k] += v - self.values[j][k];
+            self.values[j][k] = v;
+        }
+    }
+
+    /// What `colour` playing the empty cell `i` makes over its four lines.
+    pub(crate) fn threat_at(&self, i: usize, colour: u8) -> Threat {
+        self.threats[i][usize::from(colour - 1)]
+    }
+
+    /// The value of `colour`'s shapes at the empty cell `i` (0 when occupied).
+    pub(crate) fn value_at(&self, i: usize, colour: u8) -> i32 {
+        self.values[i][usize::from(colour - 1)]
+    }
+
+    /// The shape `colour` would make at the empty cell `i` on each axis.
+    pub(crate) fn shapes_at(&self, i: usize, colour: u8) -> [u8; 4] {
+        self.shapes[i][usize::from(colour - 1)]
+    }
+
+    /// How many empty points give `colour` at least the threat `t`.
+    pub(crate) fn threats_at_least(&self, colour: u8, t: Threat) -> u16 {
+        self.threat_count[usize::from(colour - 1)][t as usize..]
+            .iter()
+            .sum()
+    }
+
     fn window_value(&self, c: [u8; 2], colour: usize) -> i32 {
         if c[1 - colour] > 0 {
             0
         } else {
-            self.values[usize::from(c[colour]).min(5)]
+            self.window_values[usize::from(c[colour]).min(5)]
         }
     }
 
@@ -291,7 +467,7 @@ impl Board {
             0
         } else {
             let n = usize::from(c[k]).min(4);
-            self.values[n + 1] - self.values[n]
+            self.window_values[n + 1] - self.window_values[n]
         }
     }
 
@@ -422,7 +598,7 @@ impl Board {
         let line = usize::from(self.line);
         AXES.iter().any(|&d| {
             let len = 1 + self.run(i, d, colour) + self.run(i, -d, colour);
-            len == line || (len > line && self.overline_wins)
+            len == line || (len > line && self.overline[usize::from(colour - 1)])
         })
     }
 
@@ -550,13 +726,47 @@ mod tests {
         );
     }
 
+    #[test]
+    fn point_threats_follow_the_shapes() {
+        let at = |name: &str, size: u8| cell_of(Point::parse(name, size).expect("point"));
+        // Black: H8 J8 K8 (an open three on row 8) and L9 L10 on column L.
+        let g = game("gomoku", "H8 A1 J8 A3 K8 A5 L9 A7 L10 A9");
+        let b = Board::new(&g);
+        assert_eq!(b.threat_at(at("G8", 15), 1), Threat::OpenFour);
+        assert_eq!(b.threat_at(at("F8", 15), 1), Threat::Four);
+        assert_eq!(b.threat_at(at("L11", 15), 1), Threat::Three);
+        let g = game("gomoku", "H8 A1 J8 A3 K10 A5 K11 A7");
+        assert_eq!(
+            Board::new(&g).threat_at(at("K8", 15), 1),
+            Threat::DoubleThree
+        );
+        assert_eq!(b.threat_at(at("A2", 15), 2), Threat::Four);
+        assert_eq!(b.threat_at(at("H8", 15), 1), Threat::Quiet, "occupied");
+        assert_eq!(b.threats_at_least(1, Threat::OpenFour), 2, "G8 and L8");
+        // Renju: black's six is no five, white's is.
+        let g = game("renju opening=none", "A1 H8 C1 J8 D1 K8 E1 L8 F1 N8 O15 O8");
+        let b = Board::new(&g);
+        assert_eq!(
+            b.threat_at(at("B1", 15), 1),
+            Threat::Quiet,
+            "B1 would make six"
+        );
+        assert_eq!(
+            b.threat_at(at("M8", 15), 2),
+            Threat::Five,
+            "white's overline wins"
+        );
+        assert!(!b.makes_line(at("B1", 15), 1));
+        assert!(b.makes_line(at("M8", 15), 2));
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig { cases: 48, ..Default::default() })]
 
         /// Whatever is played and taken back, the incremental tables equal a fresh build.
         #[test]
         fn incremental_tables_match_a_fresh_board(
-            spec in proptest::sample::select(&["gomoku", "pente", "keryo self_capture=capture", "gomoku size=9 line=4", "pente extra_time_capture=on"][..]),
+            spec in proptest::sample::select(&["gomoku", "pente", "keryo self_capture=capture", "gomoku size=9 line=4", "pente extra_time_capture=on", "renju opening=none", "gomoku-standard"][..]),
             choices in proptest::collection::vec(proptest::prelude::any::<u16>(), 0..80),
             undo_every in 2usize..6,
         ) {
@@ -580,6 +790,12 @@ mod tests {
             proptest::prop_assert_eq!(&fresh.short1, &b.short1);
             proptest::prop_assert_eq!(&fresh.short2, &b.short2);
             proptest::prop_assert_eq!(&fresh.near, &b.near);
+            proptest::prop_assert_eq!(&fresh.keys, &b.keys);
+            proptest::prop_assert_eq!(&fresh.shapes, &b.shapes);
+            proptest::prop_assert_eq!(&fresh.threats, &b.threats);
+            proptest::prop_assert_eq!(&fresh.values, &b.values);
+            proptest::prop_assert_eq!(fresh.shape_sum, b.shape_sum);
+            proptest::prop_assert_eq!(fresh.threat_count, b.threat_count);
             proptest::prop_assert_eq!(&fresh.cells[..], &b.cells[..]);
         }
     }

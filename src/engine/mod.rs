@@ -15,6 +15,7 @@ use crate::rules::{Action, Game, RuleSet};
 pub mod arena;
 mod board;
 mod openings;
+mod patterns;
 mod search;
 mod tt;
 

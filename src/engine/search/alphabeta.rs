@@ -1,0 +1,312 @@
+//! Iterative deepening and principal-variation search.
+
+use super::*;
+
+impl Search<'_> {
+    pub(super) fn negamax(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+        ext: i32,
+    ) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        let me = self.b.to_move();
+        if self.b.game.is_over() {
+            return self.terminal(me, ply);
+        }
+        let key = self.b.key();
+        let mut tt_move = u16::MAX;
+        if let Some(e) = self.tt.probe(key) {
+            tt_move = e.best;
+            if i32::from(e.depth) >= depth && ply > 0 {
+                let s = from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        if depth <= 0 && self.quiet(me) {
+            return self.evaluate(me, &Tactics::default(), ply);
+        }
+        let (cands, tac) = self.generate(me);
+        if cands.is_empty() {
+            return 0;
+        }
+        if self.immediate_win(me, &tac).is_some() {
+            return WIN - ply - 1;
+        }
+        let forced = self.forced_moves(me, &cands, &tac);
+        let is_forced = forced.is_some();
+        if depth <= 0 && (!is_forced || ext <= 0) {
+            return self.evaluate(me, &tac, ply);
+        }
+        let mut moves = match forced {
+            Some(f) if !f.is_empty() => f,
+            _ => match self.defences(me, &cands, &tac) {
+                Some(mut d) => {
+                    d.truncate(self.style.width * 2);
+                    d
+                }
+                None => {
+                    let mut c = cands;
+                    c.truncate(self.style.width);
+                    c
+                }
+            },
+        };
+        if let Some(k) = moves.iter().position(|c| c.cell == tt_move) {
+            moves[..=k].rotate_right(1);
+        }
+        let (child_depth, child_ext) = if is_forced && ext > 0 {
+            (depth.max(0), ext - 1)
+        } else {
+            (depth - 1, ext)
+        };
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = u16::MAX;
+        for (k, m) in moves.iter().enumerate() {
+            let Some(p) = self.b.point(usize::from(m.cell)) else {
+                continue;
+            };
+            if self.b.apply(Action::Place(p)).is_err() {
+                continue;
+            }
+            let score = if k == 0 {
+                -self.negamax(child_depth, -beta, -alpha, ply + 1, child_ext)
+            } else {
+                let s = -self.negamax(child_depth, -alpha - 1, -alpha, ply + 1, child_ext);
+                if s > alpha && s < beta {
+                    -self.negamax(child_depth, -beta, -alpha, ply + 1, child_ext)
+                } else {
+                    s
+                }
+            };
+            self.b.undo();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = m.cell;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        if best == -INF {
+            return self.evaluate(me, &tac, ply);
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.tt.store(Entry {
+            key,
+            score: to_tt(best, ply),
+            best: best_move,
+            depth: depth.clamp(-100, 100) as i8,
+            bound,
+        });
+        best
+    }
+
+    /// The decision in normal play: (cell, score, depth, how).
+    pub(super) fn root(
+        &mut self,
+        rng: &mut StdRng,
+        start: Instant,
+        budget: Duration,
+    ) -> (Option<Point>, i32, i32, Source) {
+        let me = self.b.to_move();
+        let (cands, tac) = self.generate(me);
+        let point = |b: &Board, c: u16| b.point(usize::from(c));
+        if cands.is_empty() {
+            return (None, 0, 0, Source::Forced);
+        }
+        if let Some(w) = self.immediate_win(me, &tac) {
+            return (point(&self.b, w), WIN - 1, 1, Source::Forced);
+        }
+        let forced = self.forced_moves(me, &cands, &tac);
+        let mut moves = match &forced {
+            Some(f) if !f.is_empty() => f.clone(),
+            _ => {
+                let mut c = self
+                    .defences(me, &cands, &tac)
+                    .unwrap_or_else(|| cands.clone());
+                c.truncate(self.style.width * 2);
+                c
+            }
+        };
+        if moves.len() == 1 {
+            return (point(&self.b, moves[0].cell), 0, 0, Source::Forced);
+        }
+        if forced.is_none() && self.style.blunder > 0.0 && rng.random_bool(self.style.blunder) {
+            // A beginner's look: the first few moves that catch the eye, none of the reading.
+            let k = moves.len().min(4);
+            let pick = rng.random_range(0..k);
+            return (point(&self.b, moves[pick].cell), 0, 0, Source::Blunder);
+        }
+        if forced.is_none() && self.style.vcf_depth > 0 {
+            let full_deadline = self.deadline;
+            self.deadline = start + budget.mul_f64(0.15);
+            let found = self.vcf_root(me, self.style.vcf_depth);
+            self.deadline = full_deadline;
+            self.stopped = false;
+            if let Some(c) = found {
+                return (point(&self.b, c), WIN - 2, 0, Source::Vcf);
+            }
+        }
+        if forced.is_none() && self.style.vct_depth > 0 {
+            let full_deadline = self.deadline;
+            self.deadline = start + budget.mul_f64(0.25);
+            let found = self.vct_root(me, self.style.vct_depth);
+            self.deadline = full_deadline;
+            self.stopped = false;
+            if let Some(c) = found {
+                return (point(&self.b, c), WIN - 3, 0, Source::Vct);
+            }
+        }
+        let soft = start + budget.mul_f64(0.55);
+        let mut best: Option<(u16, i32)> = None;
+        let mut scored: Vec<(u16, i32)> = Vec::new();
+        let mut completed = 0;
+        let exact_all = self.style.noise > 0;
+        for depth in 1..=self.style.max_depth {
+            let mut alpha = -INF;
+            let mut results: Vec<(u16, i32)> = Vec::with_capacity(moves.len());
+            for (k, m) in moves.iter().enumerate() {
+                let Some(p) = self.b.point(usize::from(m.cell)) else {
+                    continue;
+                };
+                if self.b.apply(Action::Place(p)).is_err() {
+                    continue;
+                }
+                let score = if k == 0 || exact_all {
+                    -self.negamax(depth - 1, -INF, INF, 1, EXTENSIONS)
+                } else {
+                    let s = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, EXTENSIONS);
+                    if s > alpha {
+                        -self.negamax(depth - 1, -INF, -alpha, 1, EXTENSIONS)
+                    } else {
+                        s
+                    }
+                };
+                self.b.undo();
+                if self.stopped {
+                    break;
+                }
+                alpha = alpha.max(score);
+                results.push((m.cell, score));
+            }
+            if self.stopped {
+                // A partial iteration still counts when its first (previous best) move was
+                // searched and a later one beat it.
+                if let (Some(&(c0, s0)), Some(prev)) = (results.first(), best)
+                    && let Some(&(c, s)) = results.iter().max_by_key(|r| r.1)
+                    && c != c0
+                    && s > s0
+                    && s > prev.1
+                {
+                    best = Some((c, s));
+                }
+                break;
+            }
+            completed = depth;
+            results.sort_by_key(|r| std::cmp::Reverse(r.1));
+            best = results.first().copied();
+            scored = results.clone();
+            // The next iteration searches the best moves first.
+            let order: Vec<u16> = results.iter().map(|r| r.0).collect();
+            moves.sort_by_key(|c| {
+                order
+                    .iter()
+                    .position(|&o| o == c.cell)
+                    .unwrap_or(usize::MAX)
+            });
+            if best.is_some_and(|b| b.1.abs() >= WIN_MIN) || Instant::now() >= soft {
+                break;
+            }
+        }
+        let Some((mut cell, mut score)) = best.or_else(|| moves.first().map(|c| (c.cell, 0)))
+        else {
+            return (None, 0, 0, Source::Search);
+        };
+        if self.style.noise > 0 && score.abs() < WIN_MIN && !scored.is_empty() {
+            let near: Vec<(u16, i32)> = scored
+                .iter()
+                .copied()
+                .filter(|&(_, s)| s >= score - self.style.noise && s.abs() < WIN_MIN)
+                .collect();
+            if !near.is_empty() {
+                let pick = near[rng.random_range(0..near.len())];
+                cell = pick.0;
+                score = pick.1;
+            }
+        }
+        if self.style.safety > 0 && score.abs() < WIN_MIN {
+            let rest: Vec<(u16, i32)> = cands.iter().map(|c| (c.cell, score)).collect();
+            (cell, score) = self.avoid_opponent_vcf(me, (cell, score), &scored, &rest);
+        }
+        (point(&self.b, cell), score, completed, Source::Search)
+    }
+
+    /// The first of the best root moves after which the opponent has no continuous-four win;
+    /// the chosen move itself when every one checked loses that way or time runs out.
+    pub(super) fn avoid_opponent_vcf(
+        &mut self,
+        me: u8,
+        chosen: (u16, i32),
+        scored: &[(u16, i32)],
+        rest: &[(u16, i32)],
+    ) -> (u16, i32) {
+        // The strongest level looks past their short list when every move on it loses to
+        // continuous fours: the defence is often a quiet point the search ranked low.
+        let wide = self.style.safety >= 10;
+        let mut candidates: Vec<(u16, i32)> = std::iter::once(chosen)
+            .chain(scored.iter().copied().filter(|c| c.0 != chosen.0))
+            .take(self.style.safety)
+            .collect();
+        if wide {
+            for &c in scored.iter().chain(rest) {
+                if !candidates.iter().any(|k| k.0 == c.0) {
+                    candidates.push(c);
+                }
+            }
+        }
+        for (cell, score) in candidates {
+            let Some(p) = self.b.point(usize::from(cell)) else {
+                continue;
+            };
+            if self.b.apply(Action::Place(p)).is_err() {
+                continue;
+            }
+            let refuted = self.vcf_root(3 - me, self.style.vcf_depth).is_some()
+                || (self.style.vct_depth > 0
+                    && !self.stopped
+                    && self.vct_root(3 - me, self.style.vct_depth - 2).is_some());
+            self.b.undo();
+            if self.stopped {
+                break;
+            }
+            if !refuted {
+                return (cell, score);
+            }
+        }
+        self.stopped = false;
+        chosen
+    }
+}

@@ -1,0 +1,65 @@
+//! The static evaluation of a position.
+
+use super::{Search, Tactics, WIN};
+use crate::engine::patterns::Threat;
+
+pub(super) fn capture_value(n: u16, goal: u16) -> i32 {
+    let n = i64::from(n);
+    let mut v = 40 * n;
+    if goal > 0 {
+        // In i64: with a goal of 100 stones the cube alone passes i32.
+        let g = i64::from(goal);
+        let k = n.min(g);
+        v += 4000 * k * k * k / (g * g * g);
+    }
+    i32::try_from(v).unwrap_or(i32::MAX)
+}
+
+impl Search<'_> {
+    /// Whether nobody can win on the next move (no four, no capture win in reach, no pending
+    /// row), so a leaf can be scored without generating moves.
+    pub(super) fn quiet(&self, me: u8) -> bool {
+        let b = &self.b;
+        let reach = |c: u8| b.capture_win > 0 && b.captured(c) + 6 >= b.capture_win;
+        b.fours == [0, 0] && !reach(me) && !reach(3 - me) && b.game.threatened_line().is_none()
+    }
+
+    pub(super) fn evaluate(&self, me: u8, tac: &Tactics, ply: i32) -> i32 {
+        let opp = 3 - me;
+        let b = &self.b;
+        if tac.my_wins.is_empty()
+            && tac.opp_wins.len() >= 2
+            && tac.my_captures.is_empty()
+            && b.game.threatened_line().is_none()
+        {
+            // Two winning points and no capture to break them: lost.
+            return -(WIN - ply - 1);
+        }
+        let (mi, oi) = (usize::from(me - 1), usize::from(opp - 1));
+        let mut s = b.pattern[mi] * 11 / 10 - b.pattern[oi];
+        // The shapes of the empty points (the moves each side has), and the tempo: the side to
+        // move plays its best threat first.
+        s += b.shape_sum[mi] / 8 - b.shape_sum[oi] / 16;
+        let opp_fours = b.threats_at_least(opp, Threat::Four) > 0;
+        if !opp_fours {
+            if b.threats_at_least(me, Threat::OpenFour) > 0 {
+                s += 1_500;
+            } else if b.threats_at_least(me, Threat::FourThree) > 0 {
+                s += 800;
+            } else if b.threats_at_least(me, Threat::DoubleThree) > 0 {
+                s += 200;
+            }
+        }
+        if b.captures != crate::rules::Captures::None {
+            let goal = b.capture_win;
+            let (cm, co) = (b.captured(me), b.captured(opp));
+            s += capture_value(cm, goal) - capture_value(co, goal);
+            let t = b.capture_threats();
+            let tm = t[mi].min(6) as u16;
+            let to = t[oi].min(6) as u16;
+            s += (capture_value(cm + tm, goal) - capture_value(cm, goal)) * 6 / 10;
+            s -= (capture_value(co + to, goal) - capture_value(co, goal)) * 3 / 10;
+        }
+        s
+    }
+}

@@ -1,0 +1,635 @@
+//! The search engine for two-player rule sets: tactics first (wins in one, forced blocks,
+//! continuous fours), then iterative-deepening principal-variation search with a
+//! transposition table over candidate moves near the stones.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use super::board::{Board, EMPTY};
+use super::tt::{Bound, Entry, Table};
+use super::{Level, Player};
+use crate::rules::{Action, Game, Phase, Point, Status};
+
+mod alphabeta;
+mod eval;
+mod movegen;
+mod opening;
+mod threats;
+
+/// The score of a won position (less the plies it takes).
+pub const WIN: i32 = 1_000_000;
+/// Scores beyond this are wins or losses found by search.
+const WIN_MIN: i32 = WIN - 10_000;
+const INF: i32 = WIN + 1;
+/// Nodes between two looks at the clock.
+const CLOCK_EVERY: u64 = 128;
+/// Forced replies (blocks) searched past the nominal depth on one line.
+const EXTENSIONS: i32 = 6;
+
+/// How a level plays: search depth, width, tactics, and the mistakes it makes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Style {
+    /// Deepest iteration of the main search, in plies.
+    pub max_depth: i32,
+    /// Candidates kept at inner nodes (the root keeps twice as many).
+    pub width: usize,
+    /// Attacker moves the continuous-four (VCF) search looks ahead; 0 turns it off.
+    pub vcf_depth: i32,
+    /// Attacker moves the threat-space search with open threes (VCT) looks ahead, to win and
+    /// to check the chosen move against the opponent's threats; 0 turns it off.
+    pub vct_depth: i32,
+    /// The root picks at random among moves scoring within this much of the best.
+    pub noise: i32,
+    /// Chance (0..1) of answering from the move ordering alone, missing threats beyond one move.
+    pub blunder: f64,
+    /// Best root moves checked for an opponent's continuous-four reply (0: no check).
+    pub safety: usize,
+}
+
+impl Style {
+    /// The style of a level.
+    pub fn for_level(level: Level) -> Style {
+        match level.get() {
+            1 => Style {
+                max_depth: 2,
+                width: 8,
+                vcf_depth: 0,
+                vct_depth: 0,
+                noise: 150,
+                blunder: 0.35,
+                safety: 0,
+            },
+            2 => Style {
+                max_depth: 3,
+                width: 10,
+                vcf_depth: 3,
+                vct_depth: 0,
+                noise: 40,
+                blunder: 0.12,
+                safety: 0,
+            },
+            3 => Style {
+                max_depth: 5,
+                width: 12,
+                vcf_depth: 8,
+                vct_depth: 4,
+                noise: 8,
+                blunder: 0.0,
+                safety: 3,
+            },
+            4 => Style {
+                max_depth: 8,
+                width: 12,
+                vcf_depth: 10,
+                vct_depth: 6,
+                noise: 0,
+                blunder: 0.0,
+                safety: 6,
+            },
+            _ => Style {
+                max_depth: 64,
+                width: 12,
+                vcf_depth: 16,
+                vct_depth: 10,
+                noise: 0,
+                blunder: 0.0,
+                safety: 10,
+            },
+        }
+    }
+}
+
+/// How long one search may run: a time budget and, for reproducible tests, a node cap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock budget for the whole decision.
+    pub time: Duration,
+    /// Most nodes to visit (`u64::MAX` for no cap).
+    pub nodes: u64,
+}
+
+impl Limits {
+    /// A time budget alone.
+    pub fn time(time: Duration) -> Limits {
+        Limits {
+            time,
+            nodes: u64::MAX,
+        }
+    }
+}
+
+/// How the last decision was found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Source {
+    /// Nothing decided yet.
+    #[default]
+    None,
+    /// The only sensible action (one legal move, or a win in one).
+    Forced,
+    /// A continuous-four win found by the VCF search.
+    Vcf,
+    /// A win by fours and open threes found by the VCT search.
+    Vct,
+    /// The main search.
+    Search,
+    /// A deliberate beginner's mistake (levels 1-2).
+    Blunder,
+    /// Opening placement or a colour choice (swap, swap2).
+    Opening,
+}
+
+/// What the last search did, for the arena and benchmarks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// Nodes visited (main search, quiescence and VCF).
+    pub nodes: u64,
+    /// Deepest completed iteration.
+    pub depth: i32,
+    /// Score of the chosen move for the side to act (see [`WIN`]).
+    pub score: i32,
+    /// Time taken.
+    pub elapsed: Duration,
+    /// How the move was found.
+    pub source: Source,
+}
+
+/// Tactical facts about the side to move, found while generating candidates.
+#[derive(Default)]
+struct Tactics {
+    my_wins: Vec<u16>,
+    opp_wins: Vec<u16>,
+    my_captures: Vec<u16>,
+}
+
+#[derive(Clone, Copy)]
+struct Cand {
+    cell: u16,
+    score: i32,
+}
+
+/// The search engine: one per seat, single-threaded; keeps its table between moves.
+pub struct Engine {
+    level: Level,
+    style: Style,
+    rng: StdRng,
+    tt: Table,
+    info: SearchInfo,
+}
+
+impl Engine {
+    /// The engine at a level, seeded from the operating system.
+    pub fn new(level: Level) -> Engine {
+        Engine::seeded(level, StdRng::from_os_rng().random())
+    }
+
+    /// The engine at a level with a fixed seed: same inputs, same choices (under node limits).
+    pub fn seeded(level: Level, seed: u64) -> Engine {
+        Engine::with_style(level, Style::for_level(level), seed)
+    }
+
+    /// An engine with a style of its own (tests, tuning).
+    pub fn with_style(level: Level, style: Style, seed: u64) -> Engine {
+        Engine {
+            level,
+            style,
+            rng: StdRng::seed_from_u64(seed),
+            tt: Table::new(18),
+            info: SearchInfo::default(),
+        }
+    }
+
+    /// The level it plays at.
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// What the last decision cost and how it was found.
+    pub fn last_info(&self) -> SearchInfo {
+        self.info
+    }
+
+    /// Chooses an action within `limits`; `None` only when the game is over (or has no seat
+    /// a two-player engine can play).
+    pub fn choose_with(&mut self, game: &Game, limits: Limits) -> Option<Action> {
+        let start = Instant::now();
+        if game.is_over() {
+            return None;
+        }
+        if game.rules().players != 2 {
+            // The search knows two colours only; a seat of a larger game gets the simple
+            // player's move.
+            return super::SimplePlayer::new().choose(game, limits.time);
+        }
+        let mut search = Search {
+            b: Board::new(game),
+            tt: &mut self.tt,
+            style: self.style,
+            nodes: 0,
+            node_limit: limits.nodes,
+            deadline: start + limits.time.mul_f64(0.85),
+            stopped: false,
+            vcf_failed: HashMap::new(),
+        };
+        let (action, score, depth, source) = match game.phase() {
+            Phase::Playing => {
+                let r = search.root(&mut self.rng, start, limits.time);
+                (r.0.map(Action::Place), r.1, r.2, r.3)
+            }
+            Phase::Placing { .. } => (
+                search.place_opening_stone(&mut self.rng).map(Action::Place),
+                0,
+                0,
+                Source::Opening,
+            ),
+            Phase::Choosing { may_place, .. } => {
+                let (a, s) = search.choose_colour(may_place, &mut self.rng, start, limits.time);
+                (Some(a), s, 0, Source::Opening)
+            }
+            // Renju's tournament openings (src/engine/openings.rs).
+            _ => {
+                let seed = self.rng.random();
+                let a = super::openings::decide_by_search(game, self.level, limits, seed);
+                (a, 0, 0, Source::Opening)
+            }
+        };
+        let nodes = search.nodes;
+        // A last guard: whatever the search decided, only a legal action leaves the engine.
+        let action = action
+            .filter(|&a| game.is_legal(a))
+            .or_else(|| game.legal_actions().into_iter().next());
+        self.info = SearchInfo {
+            nodes,
+            depth,
+            score,
+            elapsed: start.elapsed(),
+            source,
+        };
+        action
+    }
+}
+
+impl Engine {
+    /// Every first move of a continuous-four (VCF) win for the side to move, searching up to
+    /// this level's VCF depth (at least 8 attacker moves), shortest wins first.
+    ///
+    /// Empty when there is none within `limits`, or when the game is not in normal play.
+    pub fn vcf_wins(&mut self, game: &Game, limits: Limits) -> Vec<Action> {
+        let start = Instant::now();
+        if game.is_over() || game.phase() != Phase::Playing || game.rules().players != 2 {
+            return Vec::new();
+        }
+        let mut search = Search {
+            b: Board::new(game),
+            tt: &mut self.tt,
+            style: self.style,
+            nodes: 0,
+            node_limit: limits.nodes,
+            deadline: start + limits.time,
+            stopped: false,
+            vcf_failed: HashMap::new(),
+        };
+        let me = search.b.to_move();
+        let mut wins: Vec<(i32, Action)> = Vec::new();
+        if !search.win_cells(3 - me).is_empty() {
+            return Vec::new();
+        }
+        let max = self.style.vcf_depth.max(8);
+        for m in search.four_makers(me) {
+            let Some(p) = search.b.point(usize::from(m.cell)) else {
+                continue;
+            };
+            if search.b.apply(Action::Place(p)).is_err() {
+                continue;
+            }
+            let mut found = None;
+            for depth in 1..=max {
+                if search.vcf_defend(me, depth) {
+                    found = Some(depth);
+                    break;
+                }
+                if search.stopped {
+                    break;
+                }
+            }
+            search.b.undo();
+            if let Some(d) = found {
+                wins.push((d, Action::Place(p)));
+            }
+            if search.stopped {
+                break;
+            }
+        }
+        self.info = SearchInfo {
+            nodes: search.nodes,
+            elapsed: start.elapsed(),
+            source: Source::Vcf,
+            ..SearchInfo::default()
+        };
+        wins.sort_by_key(|w| w.0);
+        wins.into_iter().map(|w| w.1).collect()
+    }
+}
+
+impl Engine {
+    /// Every first move of a win by threats (fours and open threes, VCT) for the side to move,
+    /// searching up to this level's VCT depth (at least 8 attacker moves); empty when there is
+    /// none within `limits`, or when the game is not in normal play.
+    pub fn vct_wins(&mut self, game: &Game, limits: Limits) -> Vec<Action> {
+        let start = Instant::now();
+        if game.is_over() || game.phase() != Phase::Playing || game.rules().players != 2 {
+            return Vec::new();
+        }
+        let mut search = Search {
+            b: Board::new(game),
+            tt: &mut self.tt,
+            style: self.style,
+            nodes: 0,
+            node_limit: limits.nodes,
+            deadline: start + limits.time,
+            stopped: false,
+            vcf_failed: HashMap::new(),
+        };
+        let me = search.b.to_move();
+        let mut wins = Vec::new();
+        if !search.win_cells(3 - me).is_empty() {
+            return wins;
+        }
+        let max = self.style.vct_depth.max(8);
+        for m in search.threat_moves(me, usize::MAX) {
+            let Some(p) = search.b.point(usize::from(m)) else {
+                continue;
+            };
+            if search.b.apply(Action::Place(p)).is_err() {
+                continue;
+            }
+            let won = search.vct_defend(me, max);
+            search.b.undo();
+            if search.stopped {
+                break;
+            }
+            if won {
+                wins.push(Action::Place(p));
+            }
+        }
+        self.info = SearchInfo {
+            nodes: search.nodes,
+            elapsed: start.elapsed(),
+            source: Source::Vct,
+            ..SearchInfo::default()
+        };
+        wins
+    }
+}
+
+impl Player for Engine {
+    fn choose(&mut self, game: &Game, budget: Duration) -> Option<Action> {
+        self.choose_with(game, Limits::time(budget))
+    }
+
+    fn reset(&mut self) {
+        self.tt.clear();
+    }
+}
+
+/// One decision's search state.
+struct Search<'a> {
+    b: Board,
+    tt: &'a mut Table,
+    style: Style,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Instant,
+    stopped: bool,
+    /// Positions (attacker to move) where the VCF search failed, with the depth it tried.
+    vcf_failed: HashMap<u64, i32>,
+}
+
+impl Search<'_> {
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CLOCK_EVERY)
+            && (Instant::now() >= self.deadline || self.nodes >= self.node_limit)
+        {
+            self.stopped = true;
+        }
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Whether placing on cell `i` needs the rules core's full check (opening rule, forbidden
+    /// self-capture); otherwise every empty point is legal in play.
+    fn needs_check(&self) -> bool {
+        self.b.game.stones_placed() <= 2
+            || self.b.game.rules().self_capture == crate::rules::SelfCapture::Forbidden
+    }
+
+    fn legal_cell(&self, i: usize, check: bool) -> bool {
+        self.b.cells[i] == EMPTY
+            && (!check
+                || self
+                    .b
+                    .point(i)
+                    .is_some_and(|p| self.b.game.is_legal(Action::Place(p))))
+    }
+
+    /// Candidate moves near the stones, scored for ordering, and the tactical facts.
+    /// The score of a finished game for the side to move.
+    fn terminal(&self, me: u8, ply: i32) -> i32 {
+        match self.b.game.status() {
+            Status::Won { winners, .. } => {
+                let mine = winners.contains(me);
+                let theirs = winners.contains(3 - me);
+                match (mine, theirs) {
+                    (true, false) => WIN - ply,
+                    (false, true) => -(WIN - ply),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+
+    /// A move of `tac.my_wins` that ends the game in the mover's sole favour, checked through
+    /// the rules core when extra time or a pending row could change the outcome.
+    fn immediate_win(&mut self, me: u8, tac: &Tactics) -> Option<u16> {
+        let simple = !self.b.game.rules().extra_time_capture;
+        for &w in &tac.my_wins {
+            if simple {
+                return Some(w);
+            }
+            let Some(p) = self.b.point(usize::from(w)) else {
+                continue;
+            };
+            if self.b.apply(Action::Place(p)).is_ok() {
+                let won = self.terminal(3 - me, 0) < -WIN_MIN;
+                self.b.undo();
+                if won {
+                    return Some(w);
+                }
+            }
+        }
+        None
+    }
+}
+
+fn to_tt(score: i32, ply: i32) -> i32 {
+    if score > WIN_MIN {
+        score + ply
+    } else if score < -WIN_MIN {
+        score - ply
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: i32) -> i32 {
+    if score > WIN_MIN {
+        score - ply
+    } else if score < -WIN_MIN {
+        score + ply
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::eval::capture_value;
+    use super::*;
+    use crate::rules::RuleSet;
+
+    fn game(spec: &str, moves: &str) -> Game {
+        let mut g = Game::new(RuleSet::from_spec(spec).expect("spec"));
+        for m in moves.split_whitespace() {
+            g.apply_token(m).expect("legal move");
+        }
+        g
+    }
+
+    fn pick(level: u8, g: &Game, nodes: u64) -> Action {
+        let mut e = Engine::seeded(Level::new(level).expect("level"), 42);
+        e.choose_with(
+            g,
+            Limits {
+                time: Duration::from_secs(60),
+                nodes,
+            },
+        )
+        .expect("a move")
+    }
+
+    fn place(name: &str, size: u8) -> Action {
+        Action::Place(Point::parse(name, size).expect("point"))
+    }
+
+    #[test]
+    fn every_level_wins_in_one_and_blocks_a_four() {
+        for level in 1..=5 {
+            // Black to move with an open four: either end wins.
+            let a = pick(level, &game("gomoku", "H8 A1 J8 A2 K8 A3 L8 B1"), 5_000);
+            assert!(
+                [place("G8", 15), place("M8", 15)].contains(&a),
+                "level {level}: {a}"
+            );
+            // White has A1-A4 (A5 wins); black's own three cannot win first, so it blocks.
+            let g = game("gomoku", "H8 A1 J8 A2 K8 A3 O15 A4");
+            let a = pick(level, &g, 5_000);
+            assert_eq!(a, place("A5", 15), "level {level} must block A5");
+        }
+    }
+
+    #[test]
+    fn a_capture_reaching_the_goal_wins() {
+        // With a goal of 2 stones, taking the pair L10 M10 at N10 wins at once.
+        let g = game("pente capture_win=2", "K10 L10 A1 M10");
+        assert_eq!(pick(1, &g, 5_000), place("N10", 19));
+    }
+
+    #[test]
+    fn a_continuous_four_win_is_found() {
+        // Black: H8 J8 on row 8 and L9-L11 on column L; L8 makes two fours at once.
+        let g = game("gomoku", "H8 A1 J8 A15 L10 O1 L11 O15 L9 B2");
+        let mut e = Engine::seeded(Level::MAX, 1);
+        let a = e.choose_with(
+            &g,
+            Limits {
+                time: Duration::from_secs(60),
+                nodes: 200_000,
+            },
+        );
+        assert!(a.is_some());
+        assert!(e.last_info().score > WIN_MIN, "{:?}", e.last_info());
+    }
+
+    #[test]
+    fn a_win_by_threes_is_found_and_a_quiet_position_has_none() {
+        // Black: H8 J8 on row 8, K10 K11 on column K; K8 makes two open threes at once.
+        // (White's stones sit in the corners: on A1 A3 A5 A7, A4 would make two fives.)
+        let g = game("gomoku", "H8 A1 J8 O1 K10 A15 K11 O15");
+        let mut e = Engine::seeded(Level::MAX, 1);
+        let limits = Limits {
+            time: Duration::from_secs(60),
+            nodes: 400_000,
+        };
+        assert!(
+            e.vcf_wins(&g, limits).is_empty(),
+            "no continuous fours here"
+        );
+        let wins = e.vct_wins(&g, limits);
+        assert!(wins.contains(&place("K8", 15)), "{wins:?}");
+        let a = e.choose_with(&g, limits).expect("a move");
+        assert!(wins.contains(&a), "{a} {:?}", e.last_info());
+        let g = game("gomoku", "H8 A1 J8 A3 K10 A5 K11 A7");
+        assert!(
+            e.vct_wins(&g, limits).is_empty(),
+            "white's A4 answers any three"
+        );
+    }
+
+    #[test]
+    fn capture_values_grow_towards_the_goal_without_overflow() {
+        for goal in [0u16, 2, 10, 15, 100] {
+            let mut last = -1;
+            for n in 0..=400u16 {
+                let v = capture_value(n, goal);
+                assert!(v >= last, "goal {goal}, {n} stones");
+                last = v;
+            }
+        }
+        assert!(capture_value(8, 10) - capture_value(6, 10) > capture_value(2, 10));
+    }
+
+    #[test]
+    fn a_multiplayer_game_still_gets_a_legal_move() {
+        let g = game("pente players=3", "K10 L10 M10 A1");
+        let a = pick(5, &g, 1_000);
+        assert!(g.is_legal(a), "{a}");
+        let mut e = Engine::seeded(Level::MAX, 1);
+        assert!(
+            e.vcf_wins(&g, Limits::time(Duration::from_secs(1)))
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn the_chooser_takes_the_colour_that_is_ahead() {
+        // Colour 1 has two joined stones in the centre and moves next; colour 2 sits in a corner.
+        let g = game("gomoku opening=swap", "H8 A1 J8 A2");
+        assert_eq!(pick(3, &g, 20_000), Action::Take(1));
+        assert_eq!(pick(5, &g, 20_000), Action::Take(1));
+    }
+
+    #[test]
+    fn swap2_decisions_are_legal() {
+        for moves in ["", "H8 H9 J9", "H8 H9 J9 place", "H8 H9 J9 place K10 G7"] {
+            let g = game("gomoku opening=swap2", moves);
+            let a = pick(3, &g, 3_000);
+            assert!(g.is_legal(a), "{moves}: {a}");
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! Candidate moves and the tactical facts found while generating them.
+
+use super::eval::capture_value;
+use super::{Cand, Search, Tactics, WIN_MIN};
+use crate::engine::board::{Board, EMPTY};
+use crate::engine::patterns::{FOUR, THREATS, Threat};
+use crate::rules::Point;
+
+/// Ordering bonus of a point by the threat it makes for the mover.
+const ATTACK: [i32; THREATS] = [0, 400, 500, 3_000, 8_000, 20_000, 0];
+/// Ordering bonus of a point by the threat it would give the opponent.
+const DEFENCE: [i32; THREATS] = [0, 300, 350, 2_500, 6_000, 15_000, 0];
+
+/// Whether `colour` makes at least a four on some line by playing the empty cell `i`.
+pub(super) fn makes_a_four(b: &Board, i: usize, colour: u8) -> bool {
+    b.shapes_at(i, colour).iter().any(|&s| s >= FOUR)
+}
+
+impl Search<'_> {
+    /// Candidate moves near the stones, scored for ordering, and the tactical facts.
+    pub(super) fn generate(&self, me: u8) -> (Vec<Cand>, Tactics) {
+        let opp = 3 - me;
+        let check = self.needs_check();
+        let b = &self.b;
+        let mut cands = Vec::with_capacity(64);
+        let mut tac = Tactics::default();
+        let capturing = b.captures != crate::rules::Captures::None;
+        let (cap_me, cap_opp) = (b.captured(me), b.captured(opp));
+        let goal = b.capture_win;
+        for &i in &b.on_board {
+            let i = usize::from(i);
+            if b.cells[i] != EMPTY || b.near[i] == 0 {
+                continue;
+            }
+            if !self.legal_cell(i, check) {
+                continue;
+            }
+            let mut score = b.gain_at(i, me) * 4
+                + b.gain_at(i, opp) * 3
+                + b.value_at(i, me) * 12
+                + b.value_at(i, opp) * 10
+                + ATTACK[b.threat_at(i, me) as usize]
+                + DEFENCE[b.threat_at(i, opp) as usize];
+            if b.line_threat_at(i, me) && b.makes_line(i, me) {
+                tac.my_wins.push(i as u16);
+                score += 10 * WIN_MIN;
+            }
+            if b.line_threat_at(i, opp) && b.makes_line(i, opp) {
+                tac.opp_wins.push(i as u16);
+                score += 5 * WIN_MIN;
+            }
+            if capturing {
+                let cm = b.captures_at(i, me);
+                if cm > 0 {
+                    tac.my_captures.push(i as u16);
+                    let gain =
+                        capture_value(cap_me + cm as u16, goal) - capture_value(cap_me, goal);
+                    score += gain * 12;
+                    if goal > 0 && u32::from(cap_me) + cm >= u32::from(goal) {
+                        tac.my_wins.push(i as u16);
+                        score += 10 * WIN_MIN;
+                    }
+                }
+                let co = b.captures_at(i, opp);
+                if co > 0 {
+                    let gain =
+                        capture_value(cap_opp + co as u16, goal) - capture_value(cap_opp, goal);
+                    score += gain * 8;
+                    if goal > 0 && u32::from(cap_opp) + co >= u32::from(goal) {
+                        tac.opp_wins.push(i as u16);
+                        score += 5 * WIN_MIN;
+                    }
+                }
+            }
+            cands.push(Cand {
+                cell: i as u16,
+                score,
+            });
+        }
+        if cands.is_empty() {
+            // No stone yet, or every point near the stones is refused (the pro opening's
+            // second stone): fall back to every legal point, nearest the centre first.
+            let centre = Point::centre(b.size);
+            for &i in &b.on_board {
+                let i = usize::from(i);
+                if !self.legal_cell(i, true) {
+                    continue;
+                }
+                let Some(p) = b.point(i) else { continue };
+                let score = b.gain_at(i, me) * 10 + b.gain_at(i, opp) * 8
+                    - i32::from(p.distance(centre)) * 20;
+                cands.push(Cand {
+                    cell: i as u16,
+                    score,
+                });
+            }
+        }
+        tac.my_wins.dedup();
+        tac.opp_wins.dedup();
+        cands.sort_by_key(|c| std::cmp::Reverse(c.score));
+        (cands, tac)
+    }
+
+    /// The moves to search when something must be answered: blocks of an immediate win,
+    /// captures (which may break a row or stop a capture win); `None` when nothing is forced.
+    pub(super) fn forced_moves(&self, me: u8, cands: &[Cand], tac: &Tactics) -> Option<Vec<Cand>> {
+        let pending_against_me = self
+            .b
+            .game
+            .threatened_line()
+            .is_some_and(|l| l.colour != me);
+        if tac.opp_wins.is_empty() && !pending_against_me {
+            return None;
+        }
+        let forced: Vec<Cand> = cands
+            .iter()
+            .copied()
+            .filter(|c| {
+                tac.my_captures.contains(&c.cell)
+                    || (!pending_against_me && tac.opp_wins.contains(&c.cell))
+            })
+            .collect();
+        Some(forced)
+    }
+
+    /// When the opponent threatens to make an open four (or two fours) next move and nothing
+    /// wins at once, the only moves worth searching: those that stand on one of the opponent's
+    /// four-making points (every defence of a three does), the mover's own fours, and captures.
+    /// `None` when there is no such threat (or no such move).
+    pub(super) fn defences(&self, me: u8, cands: &[Cand], tac: &Tactics) -> Option<Vec<Cand>> {
+        let opp = 3 - me;
+        let b = &self.b;
+        if b.threats_at_least(opp, Threat::OpenFour) == 0 || b.game.threatened_line().is_some() {
+            return None;
+        }
+        let keep: Vec<Cand> = cands
+            .iter()
+            .copied()
+            .filter(|c| {
+                let i = usize::from(c.cell);
+                makes_a_four(b, i, opp)
+                    || makes_a_four(b, i, me)
+                    || tac.my_captures.contains(&c.cell)
+            })
+            .collect();
+        (!keep.is_empty()).then_some(keep)
+    }
+
+    /// Cells where `colour` makes a row one short of a line (a four).
+    pub(super) fn four_makers(&self, colour: u8) -> Vec<Cand> {
+        let b = &self.b;
+        let check = self.needs_check();
+        let mut v: Vec<Cand> = b
+            .on_board
+            .iter()
+            .map(|&i| usize::from(i))
+            .filter(|&i| b.cells[i] == EMPTY && b.near[i] > 0 && b.makes_four(i, colour))
+            .filter(|&i| self.legal_cell(i, check))
+            .map(|i| Cand {
+                cell: i as u16,
+                score: b.gain_at(i, colour),
+            })
+            .collect();
+        v.sort_by_key(|c| std::cmp::Reverse(c.score));
+        v
+    }
+
+    /// Empty cells near the stones where `colour` would win on the spot.
+    pub(super) fn win_cells(&self, colour: u8) -> Vec<u16> {
+        let b = &self.b;
+        b.on_board
+            .iter()
+            .map(|&i| usize::from(i))
+            .filter(|&i| b.cells[i] == EMPTY && b.near[i] > 0 && b.wins_at(i, colour))
+            .map(|i| i as u16)
+            .collect()
+    }
+
+    pub(super) fn capture_cells(&self, colour: u8) -> Vec<u16> {
+        let b = &self.b;
+        if b.captures == crate::rules::Captures::None {
+            return Vec::new();
+        }
+        b.on_board
+            .iter()
+            .map(|&i| usize::from(i))
+            .filter(|&i| b.cells[i] == EMPTY && b.captures_at(i, colour) > 0)
+            .map(|i| i as u16)
+            .collect()
+    }
+}

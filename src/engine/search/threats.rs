@@ -1,0 +1,326 @@
+//! Threat-space search: continuous fours (VCF), and fours with open threes (VCT).
+//!
+//! The VCT search plays the attacker's threats only (fours, open threes) and, for the
+//! defender, only the answers that can stop them: the winning point after a four; after a
+//! three, the points where the attacker would make a four (every defence of a three stands on
+//! one), the defender's own fours (which the attacker must answer before going on), and in
+//! capture games every capture. A point the rules refuse (Renju's forbidden points) is no
+//! answer. Black's threes in Renju are taken at face value even when the point that would make
+//! them open fours is forbidden, so a VCT for black can be optimistic there; VCF is exact.
+
+use super::movegen::makes_a_four;
+use super::*;
+use crate::engine::patterns::Threat;
+
+/// Threes tried at each attacker node of the VCT search (fours are all tried).
+const VCT_WIDTH: usize = 8;
+/// Keeps the VCT's failure memo apart from the VCF's in the shared map.
+const VCT_SALT: u64 = 0x7C7_5A17_u64;
+
+impl Search<'_> {
+    /// A first move of a continuous-four win for the side to move, if one is found.
+    pub(super) fn vcf_root(&mut self, attacker: u8, depth: i32) -> Option<u16> {
+        if !self.win_cells(3 - attacker).is_empty() {
+            return None;
+        }
+        for m in self.four_makers(attacker) {
+            let p = self.b.point(usize::from(m.cell))?;
+            if self.b.apply(Action::Place(p)).is_err() {
+                continue;
+            }
+            let won = self.vcf_defend(attacker, depth);
+            self.b.undo();
+            if self.stopped {
+                return None;
+            }
+            if won {
+                return Some(m.cell);
+            }
+        }
+        None
+    }
+
+    /// Attacker to move: whether continuous fours win within `depth` attacker moves.
+    pub(super) fn vcf_attack(&mut self, attacker: u8, depth: i32) -> bool {
+        if self.tick() {
+            return false;
+        }
+        if self.b.game.is_over() {
+            return self.terminal(attacker, 0) > WIN_MIN;
+        }
+        let wins = self.win_cells(attacker);
+        if !wins.is_empty() {
+            let tac = Tactics {
+                my_wins: wins,
+                ..Tactics::default()
+            };
+            if self.immediate_win(attacker, &tac).is_some() {
+                return true;
+            }
+        }
+        if depth <= 0
+            || self.b.game.threatened_line().is_some()
+            || !self.win_cells(3 - attacker).is_empty()
+        {
+            return false;
+        }
+        let key = self.b.key();
+        if self.vcf_failed.get(&key).is_some_and(|&d| d >= depth) {
+            return false;
+        }
+        for m in self.four_makers(attacker) {
+            let Some(p) = self.b.point(usize::from(m.cell)) else {
+                continue;
+            };
+            if self.b.apply(Action::Place(p)).is_err() {
+                continue;
+            }
+            let won = self.vcf_defend(attacker, depth);
+            self.b.undo();
+            if self.stopped {
+                return false;
+            }
+            if won {
+                return true;
+            }
+        }
+        self.vcf_failed.insert(key, depth);
+        false
+    }
+
+    /// Defender to move after an attacker's four: whether every reply still loses.
+    pub(super) fn vcf_defend(&mut self, attacker: u8, depth: i32) -> bool {
+        if self.tick() {
+            return false;
+        }
+        let defender = 3 - attacker;
+        if self.b.game.is_over() {
+            return self.terminal(defender, 0) < -WIN_MIN;
+        }
+        if !self.win_cells(defender).is_empty() {
+            return false;
+        }
+        let pending = self.b.game.threatened_line().is_some();
+        let threats = self.win_cells(attacker);
+        if threats.is_empty() && !pending {
+            return false;
+        }
+        let mut replies = threats;
+        for c in self.capture_cells(defender) {
+            if !replies.contains(&c) {
+                replies.push(c);
+            }
+        }
+        let mut any = false;
+        for r in replies {
+            let Some(p) = self.b.point(usize::from(r)) else {
+                continue;
+            };
+            if self.b.apply(Action::Place(p)).is_err() {
+                continue;
+            }
+            any = true;
+            let won = self.vcf_attack(attacker, depth - 1);
+            self.b.undo();
+            if !won || self.stopped {
+                return false;
+            }
+        }
+        // No legal reply at all (every blocking point refused) loses for the defender too.
+        let _ = any;
+        true
+    }
+}
+
+/// Ordering of an attacker's threat move: fours and double threats first.
+fn threat_rank(t: Threat) -> i32 {
+    match t {
+        Threat::Five => 100,
+        Threat::OpenFour => 90,
+        Threat::FourThree => 80,
+        Threat::DoubleThree => 60,
+        Threat::Four => 40,
+        Threat::Three => 30,
+        Threat::Quiet => 0,
+    }
+}
+
+impl Search<'_> {
+    /// Moves of `attacker` that threaten: a four (answer or lose), or an open three (answer or
+    /// face an open four), the strongest first; at most `limit` of the threes.
+    pub(super) fn threat_moves(&self, attacker: u8, limit: usize) -> Vec<u16> {
+        let b = &self.b;
+        let check = self.needs_check();
+        let mut fours: Vec<(i32, u16)> = Vec::new();
+        let mut threes: Vec<(i32, u16)> = Vec::new();
+        for &i in &b.on_board {
+            let i = usize::from(i);
+            if b.cells[i] != EMPTY || b.near[i] == 0 {
+                continue;
+            }
+            let t = b.threat_at(i, attacker);
+            if t == Threat::Quiet || !self.legal_cell(i, check) {
+                continue;
+            }
+            let key = threat_rank(t) * 10_000 + b.value_at(i, attacker);
+            if makes_a_four(b, i, attacker) {
+                fours.push((key, i as u16));
+            } else {
+                threes.push((key, i as u16));
+            }
+        }
+        fours.sort_unstable_by_key(|f| std::cmp::Reverse(f.0));
+        threes.sort_unstable_by_key(|f| std::cmp::Reverse(f.0));
+        threes.truncate(limit);
+        fours.into_iter().chain(threes).map(|f| f.1).collect()
+    }
+
+    /// A first move of a win by threats (fours and open threes, VCT) for `attacker` to move,
+    /// within `depth` attacker moves.
+    pub(super) fn vct_root(&mut self, attacker: u8, depth: i32) -> Option<u16> {
+        if !self.win_cells(3 - attacker).is_empty() || self.b.game.threatened_line().is_some() {
+            return None;
+        }
+        for d in (2..=depth).step_by(2) {
+            for m in self.threat_moves(attacker, VCT_WIDTH) {
+                let p = self.b.point(usize::from(m))?;
+                if self.b.apply(Action::Place(p)).is_err() {
+                    continue;
+                }
+                let won = self.vct_defend(attacker, d);
+                self.b.undo();
+                if self.stopped {
+                    return None;
+                }
+                if won {
+                    return Some(m);
+                }
+            }
+        }
+        None
+    }
+
+    /// Attacker to move: whether fours and open threes win within `depth` attacker moves.
+    pub(super) fn vct_attack(&mut self, attacker: u8, depth: i32) -> bool {
+        if self.tick() {
+            return false;
+        }
+        let defender = 3 - attacker;
+        if self.b.game.is_over() {
+            return self.terminal(attacker, 0) > WIN_MIN;
+        }
+        let wins = self.win_cells(attacker);
+        if !wins.is_empty() {
+            let tac = Tactics {
+                my_wins: wins,
+                ..Tactics::default()
+            };
+            if self.immediate_win(attacker, &tac).is_some() {
+                return true;
+            }
+        }
+        if depth <= 0 || self.b.game.threatened_line().is_some() {
+            return false;
+        }
+        let key = self.b.key();
+        if self
+            .vcf_failed
+            .get(&(key ^ VCT_SALT))
+            .is_some_and(|&d| d >= depth)
+        {
+            return false;
+        }
+        let blocks = self.win_cells(defender);
+        let won = if !blocks.is_empty() {
+            // The defender answered with a four of its own: block it (one point, or lost) and
+            // let the defender move again against the threats still standing.
+            blocks.len() == 1 && {
+                let p = self.b.point(usize::from(blocks[0]));
+                match p.map(|p| self.b.apply(Action::Place(p))) {
+                    Some(Ok(_)) => {
+                        let won = self.vct_defend(attacker, depth - 1);
+                        self.b.undo();
+                        won
+                    }
+                    _ => false,
+                }
+            }
+        } else {
+            let mut won = false;
+            for m in self.threat_moves(attacker, VCT_WIDTH) {
+                let Some(p) = self.b.point(usize::from(m)) else {
+                    continue;
+                };
+                if self.b.apply(Action::Place(p)).is_err() {
+                    continue;
+                }
+                won = self.vct_defend(attacker, depth);
+                self.b.undo();
+                if won || self.stopped {
+                    break;
+                }
+            }
+            won
+        };
+        if !won && !self.stopped {
+            self.vcf_failed.insert(key ^ VCT_SALT, depth);
+        }
+        won && !self.stopped
+    }
+
+    /// Defender to move after an attacker's threat: whether every answer still loses. The
+    /// answers: the attacker's winning points after a four; after a three, every point where
+    /// the attacker would make a four (the blocks), the defender's own fours; captures always.
+    pub(super) fn vct_defend(&mut self, attacker: u8, depth: i32) -> bool {
+        if self.tick() {
+            return false;
+        }
+        let defender = 3 - attacker;
+        if self.b.game.is_over() {
+            return self.terminal(defender, 0) < -WIN_MIN;
+        }
+        if !self.win_cells(defender).is_empty() {
+            return false;
+        }
+        let pending = self.b.game.threatened_line().is_some();
+        let fives = self.win_cells(attacker);
+        let mut replies: Vec<u16> = if !fives.is_empty() || pending {
+            fives
+        } else if self.b.threats_at_least(attacker, Threat::OpenFour) > 0 {
+            let b = &self.b;
+            b.on_board
+                .iter()
+                .map(|&i| usize::from(i))
+                .filter(|&i| {
+                    b.cells[i] == EMPTY
+                        && b.near[i] > 0
+                        && (makes_a_four(b, i, attacker) || makes_a_four(b, i, defender))
+                })
+                .map(|i| i as u16)
+                .collect()
+        } else {
+            // The attacker's move threatened nothing that must be answered.
+            return false;
+        };
+        for c in self.capture_cells(defender) {
+            if !replies.contains(&c) {
+                replies.push(c);
+            }
+        }
+        for r in replies {
+            let Some(p) = self.b.point(usize::from(r)) else {
+                continue;
+            };
+            if self.b.apply(Action::Place(p)).is_err() {
+                // Refused (a forbidden point in Renju): no answer there.
+                continue;
+            }
+            let won = self.vct_attack(attacker, depth - 1);
+            self.b.undo();
+            if !won || self.stopped {
+                return false;
+            }
+        }
+        true
+    }
+}
