@@ -61,6 +61,7 @@ mod encode;
 mod fonts;
 mod layout;
 mod paint;
+mod sanitize;
 mod scene;
 mod standings;
 mod text;
@@ -80,6 +81,7 @@ use scene::Scene;
 pub use standings::{
     DrawnTable, StandingsRow, StandingsTable, draw_standings, render_standings_png,
 };
+pub use text::name_strip;
 pub use theme::{Theme, UnknownTheme};
 
 /// The footer's words, so that the caller can translate them. English by default.
