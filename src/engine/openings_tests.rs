@@ -48,7 +48,13 @@ fn a_swap_decision_takes_the_colour_that_stands_better() {
 #[test]
 fn black_offers_its_ten_best_fifth_moves_and_white_chooses_the_worst_for_black() {
     let g = game("renju", TARAGUCHI_4);
-    assert!(matches!(g.phase(), Phase::SwapOrKeep { may_offer: true, .. }));
+    assert!(matches!(
+        g.phase(),
+        Phase::SwapOrKeep {
+            may_offer: true,
+            ..
+        }
+    ));
     // Good for black near K11, the better the nearer; every fifth move leaves black ahead.
     let value = |p: Point| 200 - 10 * i64::from(p.distance(pt("K11")));
     let judged = judged_fifth_moves(&g, &mut by_last_stone(value));
@@ -71,12 +77,7 @@ fn black_offers_its_ten_best_fifth_moves_and_white_chooses_the_worst_for_black()
     let Some(Action::Choose(chosen)) = decide(&g, &mut by_last_stone(value)) else {
         panic!("white chooses");
     };
-    let worst = g
-        .offered()
-        .iter()
-        .map(|&p| value(p))
-        .min()
-        .expect("offers");
+    let worst = g.offered().iter().map(|&p| value(p)).min().expect("offers");
     assert_eq!(value(chosen), worst, "{}", chosen.name());
 }
 
@@ -103,7 +104,11 @@ fn white_declares_the_number_that_leaves_the_game_closest_to_even() {
     assert!((1..=8).contains(&n));
     let worth = |k: u8| judged[usize::from(k) - 1].0.abs();
     for m in 1..=8 {
-        assert!(worth(n) <= worth(m), "declare:{n} worth {} > declare:{m}", worth(n));
+        assert!(
+            worth(n) <= worth(m),
+            "declare:{n} worth {} > declare:{m}",
+            worth(n)
+        );
     }
     // Then black (after white keeps) offers its n best.
     let mut g = g;
@@ -134,7 +139,10 @@ fn the_players_decide_legally_in_every_phase_of_both_openings() {
         ("renju opening=soosorv-8", "H8 J9 K10"),
         ("renju opening=soosorv-8", "H8 J9 K10 swap B2"),
         ("renju opening=soosorv-8", "H8 J9 K10 swap B2 declare:3"),
-        ("renju opening=soosorv-8", "H8 J9 K10 swap B2 declare:3 keep"),
+        (
+            "renju opening=soosorv-8",
+            "H8 J9 K10 swap B2 declare:3 keep",
+        ),
         (
             "renju opening=soosorv-8",
             "H8 J9 K10 swap B2 declare:3 keep offer:G7,L11,O1",

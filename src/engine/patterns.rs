@@ -339,17 +339,30 @@ mod tests {
             [OPEN_THREE, OPEN_THREE, TWO, NONE],
             [OPEN_THREE, OPEN_THREE, OPEN_THREE, NONE],
         ] {
-            assert_eq!(combine_renju_black(shapes), (Threat::Quiet, 0), "{shapes:?}");
+            assert_eq!(
+                combine_renju_black(shapes),
+                (Threat::Quiet, 0),
+                "{shapes:?}"
+            );
             assert_eq!(combined_renju_black(shapes), (Threat::Quiet, 0));
         }
         // Five wins whatever else the move makes; four-three and a lone open four stay.
-        assert_eq!(combine_renju_black([FIVE, FOUR, FOUR, NONE]).0, Threat::Five);
+        assert_eq!(
+            combine_renju_black([FIVE, FOUR, FOUR, NONE]).0,
+            Threat::Five
+        );
         assert_eq!(
             combine_renju_black([FOUR, OPEN_THREE, NONE, NONE]).0,
             Threat::FourThree
         );
-        assert_eq!(combine_renju_black([OPEN_FOUR, NONE, NONE, NONE]).0, Threat::OpenFour);
-        for shapes in [[FOUR, OPEN_THREE, TWO, NONE], [NONE, OPEN_TWO, THREE, THREE]] {
+        assert_eq!(
+            combine_renju_black([OPEN_FOUR, NONE, NONE, NONE]).0,
+            Threat::OpenFour
+        );
+        for shapes in [
+            [FOUR, OPEN_THREE, TWO, NONE],
+            [NONE, OPEN_TWO, THREE, THREE],
+        ] {
             assert_eq!(combine_renju_black(shapes), combine(shapes));
         }
     }

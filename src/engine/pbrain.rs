@@ -84,8 +84,8 @@ impl GomocupRule {
 impl Setup {
     /// The rule set with the session's overrides.
     fn rules(&self, size: Option<u8>, rule: Option<GomocupRule>) -> Result<RuleSet, SetupError> {
-        let renju = rule == Some(GomocupRule::Renju)
-            || (rule.is_none() && self.preset == Preset::Renju);
+        let renju =
+            rule == Some(GomocupRule::Renju) || (rule.is_none() && self.preset == Preset::Renju);
         if renju {
             // Renju's own options are fixed; the board side comes from START.
             let mut options = vec!["opening=none".to_string()];

@@ -82,7 +82,11 @@ fn black_plays_a_real_move_rather_than_the_first_legal_point() {
                     panic!("a stone");
                 };
                 let near = g.stones().iter().any(|&(s, _)| s.distance(p) <= 2);
-                assert!(near, "level {level} played {} far from the stones", p.name());
+                assert!(
+                    near,
+                    "level {level} played {} far from the stones",
+                    p.name()
+                );
             }
         }
     }
@@ -96,7 +100,12 @@ fn white_wins_through_a_point_black_may_not_play() {
     for level in 3..=5 {
         let mut e = Engine::seeded(Level::new(level).expect("level"), 3);
         let a = e.choose_with(&g, limits()).expect("a move");
-        assert_eq!(a, Action::Place(pt("J9")), "level {level}: {:?}", e.last_info());
+        assert_eq!(
+            a,
+            Action::Place(pt("J9")),
+            "level {level}: {:?}",
+            e.last_info()
+        );
         assert!(e.last_info().score > WIN / 2, "{:?}", e.last_info());
     }
     // In freestyle the same stones are no win for white: black simply blocks at H8.
@@ -129,7 +138,11 @@ fn black_s_forbidden_shapes_are_no_threats_for_the_evaluation() {
     let h8 = cell_of(pt("H8"));
     let g = renju(DOUBLE_THREE);
     let b = Board::new(&g);
-    assert_eq!(b.threat_at(h8, 1), Threat::Quiet, "a double three is forbidden");
+    assert_eq!(
+        b.threat_at(h8, 1),
+        Threat::Quiet,
+        "a double three is forbidden"
+    );
     assert_eq!(b.value_at(h8, 1), 0);
     // The same stones in freestyle: a double three, a real threat.
     let mut free = Game::new(RuleSet::from_spec("gomoku").expect("spec"));

@@ -110,7 +110,12 @@ fn marks_follow_the_position_and_the_option() {
 fn marked_cells_match_the_plain_rgb_drawing_too() {
     for theme in Theme::ALL {
         for game in [renju_double_three(), renju_offer()] {
-            let s = scene(&game, &["Ann".into(), "Bo".into()], &RenderOptions::default(), None);
+            let s = scene(
+                &game,
+                &["Ann".into(), "Bo".into()],
+                &RenderOptions::default(),
+                None,
+            );
             assert!(!s.marks.is_empty());
             assert_fast_path_matches(&s, theme);
         }

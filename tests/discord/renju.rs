@@ -422,7 +422,11 @@ async fn forbidden_points_are_marked_unless_the_player_to_move_turns_them_off() 
     assert!(has_picture(&r));
     assert!(!crossed(&r, "K8"), "marks are off for black");
     let (_, refused) = play(&fake, black, thread, "K8").await;
-    assert!(is_ephemeral(&refused), "K8 is forbidden: {}", content(&refused));
+    assert!(
+        is_ephemeral(&refused),
+        "K8 is forbidden: {}",
+        content(&refused)
+    );
     // Turned back on: the next board with black to move has the cross, and only there.
     let sent = prefs(true).await;
     let saved = fake.next_request(&Req::callback(&sent)).await;
@@ -434,7 +438,10 @@ async fn forbidden_points_are_marked_unless_the_player_to_move_turns_them_off() 
     play(&fake, black, thread, "O15").await;
     let (_, r) = play(&fake, white, thread, "A3").await;
     assert!(crossed(&r, "K8"), "the forbidden K8 is marked");
-    assert!(!crossed(&r, "K7") && !crossed(&r, "L8"), "free points are not");
+    assert!(
+        !crossed(&r, "K7") && !crossed(&r, "L8"),
+        "free points are not"
+    );
     // White to move: black's forbidden points are not shown.
     let (_, r) = play(&fake, black, thread, "O14").await;
     assert!(!crossed(&r, "K8"));

@@ -41,11 +41,22 @@ fn at(g: &Game, name: &str) -> Point {
 }
 
 /// The pixel at a point's centre shifted by `(dx, dy)` cells.
-fn pixel(img: &image::RgbImage, g: &Game, opts: &RenderOptions, p: Point, dx: f32, dy: f32) -> [u8; 3] {
+fn pixel(
+    img: &image::RgbImage,
+    g: &Game,
+    opts: &RenderOptions,
+    p: Point,
+    dx: f32,
+    dy: f32,
+) -> [u8; 3] {
     let (w, _) = picture_size(g.rules(), opts);
     let n = u32::from(g.size());
     // The board part is square: `n` cells plus a margin on each side, as in the layout.
-    let cell = if opts.coordinates { (800 - 64) / n } else { (800 - 20) / n };
+    let cell = if opts.coordinates {
+        (800 - 64) / n
+    } else {
+        (800 - 20) / n
+    };
     let pad = (w - (n - 1) * cell) / 2;
     let x = pad as f32 + (f32::from(p.col()) + dx) * cell as f32;
     let y = pad as f32 + (f32::from(g.size() - 1 - p.row()) + dy) * cell as f32;
@@ -114,7 +125,10 @@ fn forbidden_points_carry_a_red_cross_only_while_black_is_to_move_and_when_asked
     let cells = g.forbidden_points().len();
     let (w, _) = picture_size(g.rules(), &opts);
     let cell = w / 16;
-    assert!(changed > 0 && changed <= cells * (cell * cell) as usize, "{changed}");
+    assert!(
+        changed > 0 && changed <= cells * (cell * cell) as usize,
+        "{changed}"
+    );
 
     // White to move: black's forbidden points are not marked.
     let mut white = g.clone();
@@ -157,7 +171,11 @@ fn offered_fifth_moves_are_translucent_numbered_stones_until_one_is_chosen() {
         // Darker than the wood (a translucent black stone), lighter than a black stone.
         let body = brightness(pixel(&img, &g, &opts, p, 0.33, 0.25));
         let black = brightness(pixel(&img, &g, &opts, at(&g, "H8"), 0.33, 0.25));
-        assert!(body < wood && body > black, "{}: {body} ({wood}, {black})", p.name());
+        assert!(
+            body < wood && body > black,
+            "{}: {body} ({wood}, {black})",
+            p.name()
+        );
     }
     // Numbers differ: each candidate's cell differs from the others' by its digits.
     let cells: Vec<Vec<[u8; 3]>> = g
@@ -175,7 +193,13 @@ fn offered_fifth_moves_are_translucent_numbered_stones_until_one_is_chosen() {
         .collect();
     for a in 0..cells.len() {
         for b in a + 1..cells.len() {
-            assert_ne!(cells[a], cells[b], "candidates {} and {} look alike", a + 1, b + 1);
+            assert_ne!(
+                cells[a],
+                cells[b],
+                "candidates {} and {} look alike",
+                a + 1,
+                b + 1
+            );
         }
     }
     // Once white chose, the other candidates are gone: the chosen one is a real stone.

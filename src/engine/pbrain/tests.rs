@@ -282,7 +282,11 @@ fn info_rule_four_plays_renju_and_black_never_answers_on_a_forbidden_point() {
         assert_eq!(out, ["OK"]);
         let rules = *s.game.as_ref().expect("a game").rules();
         assert!(rules.is_renju(), "{rules:?}");
-        assert_eq!(rules.opening, Opening::None, "pbrain cannot express swap decisions");
+        assert_eq!(
+            rules.opening,
+            Opening::None,
+            "pbrain cannot express swap decisions"
+        );
         // We are black (an even number of stones listed). Black's F8 G8 and H9 H10 make H8
         // a double three, the point where both threes meet: tempting, and forbidden. White
         // threatens nothing.
@@ -335,9 +339,15 @@ fn renju_follows_start_s_board_and_other_rule_bits_are_refused() {
     assert!(rules.is_renju() && rules.size == 19, "{rules:?}");
     let out = run(&mut s, "START 15\nINFO rule 2\nINFO rule 8\n");
     assert_eq!(out[0], "OK");
-    assert!(out[1].contains("only 0 (freestyle), 1 (exactly five) and 4 (Renju)"), "{out:?}");
+    assert!(
+        out[1].contains("only 0 (freestyle), 1 (exactly five) and 4 (Renju)"),
+        "{out:?}"
+    );
     assert!(out[2].starts_with("ERROR INFO rule 8"), "{out:?}");
-    assert!(s.game.as_ref().expect("a game").rules().is_renju(), "refused bits change nothing");
+    assert!(
+        s.game.as_ref().expect("a game").rules().is_renju(),
+        "refused bits change nothing"
+    );
     // Back to freestyle between games: the empty game takes the new rule at once.
     assert_eq!(run(&mut s, "INFO rule 0\n"), Vec::<String>::new());
     let rules = *s.game.as_ref().expect("a game").rules();

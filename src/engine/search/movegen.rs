@@ -40,8 +40,7 @@ impl Search<'_> {
                 continue;
             }
             if renju_black
-                && b
-                    .point(i)
+                && b.point(i)
                     .is_some_and(|p| !b.game.is_legal(crate::rules::Action::Place(p)))
             {
                 if b.line_threat_at(i, opp) && b.makes_line(i, opp) {
