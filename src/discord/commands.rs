@@ -977,6 +977,9 @@ pub async fn export(
     let names: Vec<String> = view.seats.iter().map(|s| s.name.clone()).collect();
     let mut record = GameRecord::from_game(&view.game, &names);
     record.event = Some(text::game_title(&data.i18n, Lang::En, &view));
+    // The day the game started (UTC): PGN's `[Date "YYYY.MM.DD"]`, SGF's `DT[YYYY-MM-DD]`.
+    let (y, m, d) = view.created_at.utc_date();
+    record.date = Some(format!("{y:04}.{m:02}.{d:02}"));
     if let crate::service::GameStatus::Finished(r) = view.status {
         record.result = if r.winners.is_empty() {
             crate::rules::record::RecordResult::Draw

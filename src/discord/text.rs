@@ -212,6 +212,8 @@ pub fn labels(i18n: &I18n, lang: Lang) -> Labels {
     Labels {
         move_word: i18n.get(lang, "board-move"),
         to_move: i18n.get(lang, "board-to-move"),
+        move_played: i18n.get(lang, "board-move-played"),
+        moves_played: i18n.get(lang, "board-moves-played"),
         wins: i18n.get(lang, "board-wins"),
         draw: i18n.get(lang, "board-draw"),
         pairs: i18n.get(lang, "board-pairs"),

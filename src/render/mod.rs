@@ -89,10 +89,15 @@ pub use theme::{Theme, UnknownTheme};
 /// The footer's words, so that the caller can translate them. English by default.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Labels {
-    /// Before the move number: "Move 37".
+    /// Before the number of the move that comes next, while the game is played: "Move 37"
+    /// (36 stones are on the record; the 37th is to be played).
     pub move_word: String,
-    /// After the stone of the colour to move: "● to move".
+    /// After the stone of the colour to move: "Move 37 · ● to play".
     pub to_move: String,
+    /// After a count of one move played: "1 move" (a finished game, a colour choice).
+    pub move_played: String,
+    /// After a count of moves played other than one: "90 moves".
+    pub moves_played: String,
     /// After the winners' stones: "● wins".
     pub wins: String,
     /// The result of a full board.
@@ -111,7 +116,9 @@ impl Default for Labels {
     fn default() -> Self {
         Labels {
             move_word: "Move".into(),
-            to_move: "to move".into(),
+            to_move: "to play".into(),
+            move_played: "move".into(),
+            moves_played: "moves".into(),
             wins: "wins".into(),
             draw: "Draw".into(),
             pairs: "pairs".into(),

@@ -158,13 +158,22 @@ impl Scene {
             })
             .collect();
 
-        let mut status = vec![
-            Part::Text(
-                format!("{} {}", labels.move_word, game.stones_placed()),
-                true,
-            ),
-            Part::Text("·".to_string(), true),
-        ];
+        // Unambiguous about which move is meant: the next one while a stone is to be
+        // placed ("Move 91 · ● to play" after 90), else how many were played ("90 moves").
+        let placed = game.stones_placed();
+        let placing =
+            game.status() == Status::Ongoing && !matches!(game.phase(), Phase::Choosing { .. });
+        let count = if placing {
+            format!("{} {}", labels.move_word, placed + 1)
+        } else {
+            let noun = if placed == 1 {
+                &labels.move_played
+            } else {
+                &labels.moves_played
+            };
+            format!("{placed} {noun}")
+        };
+        let mut status = vec![Part::Text(count, true), Part::Text("·".to_string(), true)];
         match game.status() {
             Status::Ongoing => match game.phase() {
                 Phase::Choosing { .. } => {

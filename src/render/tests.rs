@@ -189,3 +189,46 @@ fn captures_are_counted_in_pairs_or_stones() {
     let scene = Scene::of_game(&gomoku, &[], &Labels::default(), true, None);
     assert_eq!(scene.rows[0].captured, None);
 }
+
+/// The footer's words, stones as `●1`, `●2`.
+fn footer(game: &Game) -> String {
+    let scene = Scene::of_game(game, &[], &Labels::default(), true, None);
+    scene
+        .status
+        .iter()
+        .map(|p| match p {
+            scene::Part::Text(t, _) => t.clone(),
+            scene::Part::Stone(c) => format!("●{c}"),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn the_footer_names_the_next_move_or_counts_the_moves_played() {
+    let mut game = Game::new(RuleSet::preset(Preset::Gomoku));
+    assert_eq!(footer(&game), "Move 1 · ●1 to play");
+    game.apply_token("H8").unwrap();
+    assert_eq!(footer(&game), "Move 2 · ●2 to play");
+    for t in "A1 J8 A2 K8 A3 L8 A4".split(' ') {
+        game.apply_token(t).unwrap();
+    }
+    assert_eq!(
+        footer(&game),
+        "Move 9 · ●1 to play",
+        "8 played, the 9th next"
+    );
+    game.apply_token("M8").unwrap();
+    assert_eq!(footer(&game), "9 moves · ●1 wins");
+    // A colour choice is no move: the count of those played.
+    let mut swap = Game::new(RuleSet::with_options(Preset::Pente, &["opening=swap"]).unwrap());
+    for t in ["K10", "L10", "K12", "L12"] {
+        if matches!(swap.phase(), crate::rules::Phase::Choosing { .. }) {
+            break;
+        }
+        swap.apply_token(t).unwrap();
+    }
+    assert!(matches!(swap.phase(), crate::rules::Phase::Choosing { .. }));
+    let placed = swap.stones_placed();
+    assert_eq!(footer(&swap), format!("{placed} moves · choosing colours"));
+}
