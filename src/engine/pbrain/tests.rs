@@ -306,27 +306,31 @@ fn info_rule_four_plays_renju_and_black_never_answers_on_a_forbidden_point() {
             "level {level:?} played the forbidden {}",
             ours.name()
         );
-        // The opponent's TURN on a forbidden point is refused as such.
+        // The opponent's TURN on a forbidden point is refused as such. Black has two double
+        // threes far apart (H8, and M12 from K12 L12 with M13 M14): one white answer cannot
+        // take both away.
         let mut s = Session::new(setup(Preset::Gomoku, &[])).expect("setup");
-        let out = run(
-            &mut s,
-            "INFO rule 5\nSTART 15\nBOARD\n5,7,2\n0,0,1\n6,7,2\n14,0,1\n7,6,2\n0,14,1\n7,5,2\nDONE\n",
-        );
-        assert_eq!(out[0], "OK");
-        let ours = move_of(&out[1], 15);
-        let forbidden = s.game.as_ref().expect("a game").forbidden_points();
-        match forbidden.first() {
-            Some(p) => {
-                let xy = format!("{},{}", p.col(), 14 - p.row());
-                let out = run(&mut s, &format!("TURN {xy}\n"));
-                assert!(
-                    out[0].starts_with(&format!("ERROR {xy}")) && out[0].contains("forbidden"),
-                    "{out:?}"
-                );
+        let black = ["5,7", "6,7", "7,6", "7,5", "9,3", "10,3", "11,2", "11,1"];
+        let white = ["0,0", "14,14", "0,14", "0,7", "14,7", "7,14", "3,14"];
+        let mut script = String::from("INFO rule 5\nSTART 15\nBOARD\n");
+        for (k, b) in black.iter().enumerate() {
+            script.push_str(&format!("{b},2\n"));
+            if let Some(w) = white.get(k) {
+                script.push_str(&format!("{w},1\n"));
             }
-            // White took the point itself.
-            None => assert_eq!(ours, point("H8", 15)),
         }
+        script.push_str("DONE\n");
+        let out = run(&mut s, &script);
+        assert_eq!(out[0], "OK");
+        move_of(&out[1], 15);
+        let forbidden = s.game.as_ref().expect("a game").forbidden_points();
+        let p = forbidden.first().expect("a double three is left");
+        let xy = format!("{},{}", p.col(), 14 - p.row());
+        let out = run(&mut s, &format!("TURN {xy}\n"));
+        assert!(
+            out[0].starts_with(&format!("ERROR {xy}")) && out[0].contains("forbidden"),
+            "{out:?}"
+        );
     }
 }
 
