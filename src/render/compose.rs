@@ -312,7 +312,8 @@ impl LinePx {
 
 /// Size of the footer's stone icons.
 pub(crate) const ICON_SIZE: u32 = 28;
-const NAME_EM: f32 = 21.0;
+/// Em size of the players' names.
+pub(crate) const NAME_EM: f32 = 21.0;
 const SMALL_EM: f32 = 18.0;
 const MARGIN: f32 = 16.0;
 
@@ -367,7 +368,16 @@ fn draw_footer(
         } else {
             colours.text
         };
-        text::draw(buf, &shaped, name_x, baseline, colour);
+        // The name's box: its row, from just after the icon to the room's right edge (a
+        // couple of pixels for a last glyph's overhang; the captures are 20 px further).
+        let top = (FOOTER_PAD_TOP + i as u32 * ROW_H) as i32;
+        let clip = (
+            name_x as i32 - 4,
+            top,
+            right.ceil() as i32 + 2,
+            top + ROW_H as i32,
+        );
+        text::draw_in(buf, &shaped, name_x, baseline, colour, clip);
     }
     if let Some(split) = scene.team_split {
         // Between the two teams, a short rule under the names.

@@ -65,6 +65,7 @@ mod fonts;
 mod layout;
 mod marks;
 mod paint;
+mod sanitize;
 mod scene;
 mod standings;
 mod text;
@@ -84,6 +85,7 @@ use scene::Scene;
 pub use standings::{
     DrawnTable, StandingsRow, StandingsTable, draw_standings, render_standings_png,
 };
+pub use text::name_strip;
 pub use theme::{Theme, UnknownTheme};
 
 /// The footer's words, so that the caller can translate them. English by default.
