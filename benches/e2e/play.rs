@@ -211,7 +211,7 @@ pub(crate) async fn player(
     fake: Arc<FakeDiscord>,
     router: Arc<Mutex<Router>>,
     me: TestUser,
-    pub(crate) thread: ChannelId,
+    thread: ChannelId,
     points: Vec<String>,
     plies: usize,
     mut my_turn: mpsc::UnboundedReceiver<usize>,
@@ -322,4 +322,3 @@ pub(crate) fn quantile(sorted: &[Duration], q: f64) -> Duration {
 pub(crate) fn ms(d: Duration) -> String {
     format!("{:.1}", d.as_secs_f64() * 1000.0)
 }
-

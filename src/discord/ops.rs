@@ -146,7 +146,10 @@ impl Instrumented {
             }
             _ => return,
         };
-        metrics::rest_request(super::rest::Op::Answer.name(), super::rest::status_of(&answered));
+        metrics::rest_request(
+            super::rest::Op::Answer.name(),
+            super::rest::status_of(&answered),
+        );
         if let Err(e) = answered {
             debug!(%e, "could not answer an interaction while restarting");
         }

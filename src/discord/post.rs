@@ -429,8 +429,8 @@ pub async fn announce(
                     ctx.send(CreateReply::default().content(ack).ephemeral(true)),
                 )
                 .await?;
-                let posted =
-                    serenity::ChannelId::new(home.0.max(1)).send_message(&sctx.http, board.message());
+                let posted = serenity::ChannelId::new(home.0.max(1))
+                    .send_message(&sctx.http, board.message());
                 if let Err(e) = counted(Op::Post, posted).await {
                     let text = post_failure_text(&data.i18n, plang, home, &e);
                     ctx.send(CreateReply::default().content(text).ephemeral(true))
@@ -454,8 +454,8 @@ pub async fn announce(
                 let plang = data
                     .private_lang(UserId(click.user.id.get()), &click.locale)
                     .await;
-                let posted =
-                    serenity::ChannelId::new(home.0.max(1)).send_message(&sctx.http, board.message());
+                let posted = serenity::ChannelId::new(home.0.max(1))
+                    .send_message(&sctx.http, board.message());
                 if let Err(e) = counted(Op::Post, posted).await {
                     let text = post_failure_text(&data.i18n, plang, home, &e);
                     click
@@ -550,8 +550,7 @@ pub async fn start_game(
                         wants_ping(&in_thread, &prefs),
                         limit,
                     );
-                    match counted(Op::Post, t.id.send_message(&sctx.http, board.message())).await
-                    {
+                    match counted(Op::Post, t.id.send_message(&sctx.http, board.message())).await {
                         Ok(_) => {
                             direct_ping(&sctx.http, data, &in_thread, &prefs, lang).await;
                             return Ok(());

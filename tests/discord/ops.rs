@@ -686,9 +686,8 @@ async fn gateway_reconnects_heartbeats_the_engine_and_refused_requests_show_in_t
             && latency >= 0.0,
         "shard 0's heartbeat round trip: {latency}"
     );
-    let sessions = |s: &Scrape, kind: &str| {
-        value(s, "gomoku_gateway_sessions_total", &[("kind", kind)])
-    };
+    let sessions =
+        |s: &Scrape, kind: &str| value(s, "gomoku_gateway_sessions_total", &[("kind", kind)]);
     assert_eq!(sessions(&s, "identify"), 1.0);
     assert_eq!(value(&s, "gomoku_gateway_reconnects_total", &[]), 0.0);
 
