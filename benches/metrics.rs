@@ -175,7 +175,7 @@ fn median(mut values: Vec<f64>) -> f64 {
     values.sort_by(f64::total_cmp);
     match values.len() {
         0 => f64::NAN,
-        n if n % 2 == 1 => values[n / 2],
+        n if !n.is_multiple_of(2) => values[n / 2],
         n => (values[n / 2 - 1] + values[n / 2]) / 2.0,
     }
 }

@@ -274,7 +274,7 @@ pub(crate) async fn play_all(
         let (first_tx, first_rx) = mpsc::unbounded_channel();
         let (second_tx, second_rx) = mpsc::unbounded_channel();
         // Whoever is to move at the range's first ply opens it.
-        openers.push(if plies.start % 2 == 0 {
+        openers.push(if plies.start.is_multiple_of(2) {
             first_tx.clone()
         } else {
             second_tx.clone()
