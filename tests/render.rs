@@ -7,6 +7,8 @@
 //! picture it got next to the golden one as `NAME.actual.png`.
 
 mod common;
+#[path = "render/renju.rs"]
+mod renju;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -278,6 +280,7 @@ fn every_size_theme_and_option_has_the_right_dimensions() {
                             theme,
                             coordinates,
                             highlight_last,
+                            forbidden_marks: true,
                             labels: Labels::default(),
                         };
                         let img = decode(&render_png(&g, &names(&["A", "B"]), &opts));
@@ -413,6 +416,65 @@ fn hostile_names_never_break_rendering() {
     let n200 = render_png(&g, &names(&[&long, "b", "c", "d"]), &opts);
     let n300 = render_png(&g, &names(&[&"W".repeat(300), "b", "c", "d"]), &opts);
     assert_eq!(n200, n300);
+}
+
+/// The rows of pixels in which two pictures of the same size differ, as a range.
+fn rows_that_differ(a: &image::RgbImage, b: &image::RgbImage) -> Option<(u32, u32)> {
+    let mut span: Option<(u32, u32)> = None;
+    for (x, y, p) in a.enumerate_pixels() {
+        if b.get_pixel(x, y) != p {
+            let s = span.get_or_insert((y, y));
+            *s = (s.0.min(y), s.1.max(y));
+        }
+    }
+    span
+}
+
+/// Names made of any characters, with the ones hostile names are made of more likely.
+fn any_name() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let hostile: Vec<char> =
+        "\u{0}\n \u{200B}\u{200C}\u{200D}\u{200E}\u{202B}\u{202E}\u{2067}\u{2069}\
+        \u{FEFF}\u{0301}\u{0316}\u{0489}\u{20DD}\u{20E3}\u{FE0F}\u{094D}\u{0E34}\u{1F3FD}\
+        \u{1F468}\u{1F469}\u{1F1EB}\u{1F1EE}\u{E0067}WgjÅبשकषශกន្က김漢ა\u{FFFD}"
+            .chars()
+            .collect();
+    proptest::collection::vec(
+        prop_oneof![any::<char>(), proptest::sample::select(hostile)],
+        0..100,
+    )
+    .prop_map(|v| v.into_iter().collect())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// Whatever a player is called, their name changes only their own footer row: never
+    /// the board, the other player's row or the status line.
+    #[test]
+    fn a_name_never_spills_out_of_its_row(name in any_name(), dark in proptest::bool::ANY) {
+        let g = play(RuleSet::preset(Preset::Pente), "K10 L10 K13 M12");
+        let opts = RenderOptions {
+            theme: if dark { Theme::Dark } else { Theme::Light },
+            ..RenderOptions::default()
+        };
+        let other = "Ann Example";
+        let base = decode(&render_png(&g, &names(&["", other]), &opts));
+        // Where the first player's row is: between a short name and a tall, wide one.
+        let (top, bottom) = rows_that_differ(
+            &base,
+            &decode(&render_png(&g, &names(&["ÅWgj", other]), &opts)),
+        )
+        .expect("a name is drawn");
+        let pic = decode(&render_png(&g, &names(&[&name, other]), &opts));
+        if let Some((t, b)) = rows_that_differ(&base, &pic) {
+            // The row is 38 pixels high; the reference name's ink is centred in it to a
+            // pixel or two.
+            let centre = (top + bottom) / 2;
+            proptest::prop_assert!(t + 21 >= centre && b <= centre + 21,
+                "{name:?} drew rows {t}..={b}, its row is around {centre}");
+        }
+    }
 }
 
 #[test]
@@ -568,6 +630,7 @@ proptest::proptest! {
             theme: if dark { Theme::Dark } else { Theme::Light },
             coordinates,
             highlight_last,
+            forbidden_marks: true,
             labels: Labels::default(),
         };
         let png = render_png(&g, &[name.clone(), name], &opts);
@@ -624,6 +687,7 @@ proptest::proptest! {
             theme: if dark { Theme::Dark } else { Theme::Light },
             coordinates,
             highlight_last,
+            forbidden_marks: true,
             labels: Labels::default(),
         };
         let n = names(&["Ann", "Bo"]);

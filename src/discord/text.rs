@@ -212,6 +212,8 @@ pub fn labels(i18n: &I18n, lang: Lang) -> Labels {
     Labels {
         move_word: i18n.get(lang, "board-move"),
         to_move: i18n.get(lang, "board-to-move"),
+        move_played: i18n.get(lang, "board-move-played"),
+        moves_played: i18n.get(lang, "board-moves-played"),
         wins: i18n.get(lang, "board-wins"),
         draw: i18n.get(lang, "board-draw"),
         pairs: i18n.get(lang, "board-pairs"),
@@ -226,6 +228,7 @@ pub fn render_options(i18n: &I18n, lang: Lang, prefs: &Preferences) -> RenderOpt
     RenderOptions {
         coordinates: prefs.show_coordinates,
         highlight_last: prefs.highlight_last_move,
+        forbidden_marks: prefs.show_forbidden,
         labels: labels(i18n, lang),
         ..RenderOptions::default()
     }
@@ -613,6 +616,7 @@ pub fn prefs_text(i18n: &I18n, lang: Lang, p: &Preferences, changed: bool) -> St
         ("prefs-coordinates", yes_no(i18n, lang, p.show_coordinates)),
         ("prefs-highlight", yes_no(i18n, lang, p.highlight_last_move)),
         ("prefs-confirm", yes_no(i18n, lang, p.confirm_move)),
+        ("prefs-forbidden", yes_no(i18n, lang, p.show_forbidden)),
         (
             "prefs-language",
             language_name(i18n, lang, p.language.as_deref()),

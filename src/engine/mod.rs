@@ -104,6 +104,9 @@ pub fn player_for(rules: &RuleSet, level: Level) -> Box<dyn Player> {
 }
 
 #[cfg(test)]
+mod renju_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -4,6 +4,7 @@
 
 use super::cache::{Background, Quantizer};
 use super::layout::{FOOTER_PAD_TOP, Layout, ROW_H};
+use super::marks::{self, Mark};
 use super::paint::{Canvas, Look, RgbBuf, STONE_RADIUS, Sprite, coverage, segment_distance};
 use super::scene::{LineMark, Part, RowMark, Scene};
 use super::text;
@@ -38,6 +39,7 @@ struct Cells {
     n: usize,
     stones: Vec<Option<(u8, Look)>>,
     crossed: Vec<bool>,
+    marks: Vec<Option<Mark>>,
     lines: Vec<LinePx>,
 }
 
@@ -48,6 +50,12 @@ impl Cells {
         for &(p, colour, look) in &scene.stones {
             if let Some(c) = stones.get_mut(usize::from(p.row()) * n + usize::from(p.col())) {
                 *c = Some((colour, look));
+            }
+        }
+        let mut marks = vec![None; n * n];
+        for &(p, mark) in &scene.marks {
+            if let Some(m) = marks.get_mut(usize::from(p.row()) * n + usize::from(p.col())) {
+                *m = Some(mark);
             }
         }
         let lines: Vec<LinePx> = scene.lines.iter().map(|l| LinePx::new(l, layout)).collect();
@@ -67,8 +75,14 @@ impl Cells {
             n,
             stones,
             crossed,
+            marks,
             lines,
         }
+    }
+
+    /// Whether a cell is drawn through an RGB tile: a line crosses it or it carries a mark.
+    fn needs_tile(&self, i: usize) -> bool {
+        self.crossed[i] || self.marks[i].is_some()
     }
 
     /// Paints one cell in RGB: the board under it, its stone, the lines over it.
@@ -102,6 +116,9 @@ impl Cells {
                 });
             }
         }
+        if let Some(mark) = self.marks[i] {
+            marks::paint(mark, tile, colours);
+        }
     }
 }
 
@@ -122,7 +139,7 @@ pub(crate) fn compose_rgb(
     let s = layout.cell;
     let mut tile = RgbBuf::filled(s, s, [0; 3]);
     for i in 0..cells.n * cells.n {
-        if cells.stones[i].is_none() && !cells.crossed[i] {
+        if cells.stones[i].is_none() && !cells.needs_tile(i) {
             continue;
         }
         let (x0, y0) = layout.cell_origin((i % cells.n) as u8, (i / cells.n) as u8);
@@ -162,7 +179,7 @@ pub(crate) fn compose_indexed(
     for i in 0..cells.n * cells.n {
         let (x0, y0) = layout.cell_origin((i % cells.n) as u8, (i / cells.n) as u8);
         let base = y0 as usize * wu + x0 as usize;
-        if cells.crossed[i] {
+        if cells.needs_tile(i) {
             cells.paint_tile(i, x0, y0, bg, colours, &mut tile);
             for ty in 0..s as usize {
                 for tx in 0..s as usize {
@@ -295,7 +312,8 @@ impl LinePx {
 
 /// Size of the footer's stone icons.
 pub(crate) const ICON_SIZE: u32 = 28;
-const NAME_EM: f32 = 21.0;
+/// Em size of the players' names.
+pub(crate) const NAME_EM: f32 = 21.0;
 const SMALL_EM: f32 = 18.0;
 const MARGIN: f32 = 16.0;
 
@@ -350,7 +368,16 @@ fn draw_footer(
         } else {
             colours.text
         };
-        text::draw(buf, &shaped, name_x, baseline, colour);
+        // The name's box: its row, from just after the icon to the room's right edge (a
+        // couple of pixels for a last glyph's overhang; the captures are 20 px further).
+        let top = (FOOTER_PAD_TOP + i as u32 * ROW_H) as i32;
+        let clip = (
+            name_x as i32 - 4,
+            top,
+            right.ceil() as i32 + 2,
+            top + ROW_H as i32,
+        );
+        text::draw_in(buf, &shaped, name_x, baseline, colour, clip);
     }
     if let Some(split) = scene.team_split {
         // Between the two teams, a short rule under the names.

@@ -77,6 +77,32 @@ pub(crate) trait Canvas {
     }
 }
 
+/// A canvas seen through a rectangle: writes outside `[x0, x1) x [y0, y1)` are dropped, so
+/// that what is drawn into one box (a player's name) never reaches another.
+pub(crate) struct Clip<'c, C: Canvas> {
+    pub canvas: &'c mut C,
+    /// Left, top, right and bottom edges; right and bottom are outside.
+    pub rect: (i32, i32, i32, i32),
+}
+
+impl<C: Canvas> Canvas for Clip<'_, C> {
+    fn dims(&self) -> (u32, u32) {
+        self.canvas.dims()
+    }
+    #[inline]
+    fn get(&self, x: u32, y: u32) -> Rgb {
+        self.canvas.get(x, y)
+    }
+    #[inline]
+    fn set(&mut self, x: u32, y: u32, c: Rgb) {
+        let (x0, y0, x1, y1) = self.rect;
+        let (xi, yi) = (x as i64, y as i64);
+        if xi >= i64::from(x0) && xi < i64::from(x1) && yi >= i64::from(y0) && yi < i64::from(y1) {
+            self.canvas.set(x, y, c);
+        }
+    }
+}
+
 /// A premultiplied RGBA pixel laid over an opaque one.
 #[inline]
 pub(crate) fn over_premul(under: Rgb, p: [u8; 4]) -> Rgb {

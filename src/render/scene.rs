@@ -3,6 +3,7 @@
 use crate::rules::{Captures, Game, Phase, Point, Status};
 
 use super::Labels;
+use super::marks::Mark;
 use super::paint::Look;
 
 /// A marker before a footer row's name.
@@ -51,6 +52,8 @@ pub(crate) struct Scene {
     pub size: u8,
     pub stones: Vec<(Point, u8, Look)>,
     pub lines: Vec<LineMark>,
+    /// Marks on points: Renju's forbidden points, the numbers of offered fifth moves.
+    pub marks: Vec<(Point, Mark)>,
     pub rows: Vec<Row>,
     /// With teams, the number of rows of the first team: a rule is drawn after them.
     pub team_split: Option<usize>,
@@ -155,13 +158,22 @@ impl Scene {
             })
             .collect();
 
-        let mut status = vec![
-            Part::Text(
-                format!("{} {}", labels.move_word, game.stones_placed()),
-                true,
-            ),
-            Part::Text("·".to_string(), true),
-        ];
+        // Unambiguous about which move is meant: the next one while a stone is to be
+        // placed ("Move 91 · ● to play" after 90), else how many were played ("90 moves").
+        let placed = game.stones_placed();
+        let placing =
+            game.status() == Status::Ongoing && !matches!(game.phase(), Phase::Choosing { .. });
+        let count = if placing {
+            format!("{} {}", labels.move_word, placed + 1)
+        } else {
+            let noun = if placed == 1 {
+                &labels.move_played
+            } else {
+                &labels.moves_played
+            };
+            format!("{placed} {noun}")
+        };
+        let mut status = vec![Part::Text(count, true), Part::Text("·".to_string(), true)];
         match game.status() {
             Status::Ongoing => match game.phase() {
                 Phase::Choosing { .. } => {
@@ -178,14 +190,17 @@ impl Scene {
             }
             Status::Draw => status.push(Part::Text(labels.draw.clone(), false)),
         }
-        Scene {
+        let mut scene = Scene {
             size,
             stones,
             lines,
+            marks: Vec::new(),
             rows,
             team_split: (rules.teams && rules.players == 4).then_some(2),
             status,
-        }
+        };
+        scene.mark_candidates(game);
+        scene
     }
 }
 

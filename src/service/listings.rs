@@ -42,7 +42,7 @@ impl Service {
                     to_act,
                     your_turn: to_act == Some(user),
                     ply: l.meta.ply,
-                    deadline: l.meta.deadline,
+                    deadline: crate::store::shown_deadline(&l.meta, &l.seats),
                 }
             })
             .collect();

@@ -101,7 +101,7 @@ impl Loaded {
                 })
                 .collect(),
             time: self.meta.time,
-            deadline: self.meta.deadline,
+            deadline: crate::store::shown_deadline(&self.meta, &self.seats),
             rated: self.meta.rated,
             against_computer: self.meta.against_computer,
             status: self.meta.status,

@@ -20,6 +20,8 @@ pub struct SeatRow {
     pub user: UserId,
     /// Their last known display name in the game's guild.
     pub name: Option<String>,
+    /// Whether they are a bot (in a game against the computer: the engine's seat).
+    pub is_bot: bool,
 }
 
 /// A game's row: everything but the move log.
@@ -166,7 +168,19 @@ fn seat_from(row: &Row) -> Result<SeatRow, StorageError> {
         seat: small(row.try_get("seat")?, "seat")?,
         user: UserId::from_db(row.try_get("user_id")?),
         name: row.try_get("display_name")?,
+        is_bot: super::rows::flag(row, "is_bot")?,
     })
+}
+
+/// The deadline a game shows: none on the computer's turn, which has no clock (the engine
+/// answers at once; the deadline sweeps skip it too, see [`HUMAN_TO_ACT`]).
+pub fn shown_deadline(meta: &GameMeta, seats: &[SeatRow]) -> Option<Timestamp> {
+    let computer_to_act = meta.against_computer
+        && meta
+            .to_act
+            .and_then(|seat| seats.iter().find(|s| s.seat == seat))
+            .is_some_and(|s| s.is_bot);
+    if computer_to_act { None } else { meta.deadline }
 }
 
 /// A condition on a `games` row: the seat to act is not the computer's. The engine answers at
@@ -193,7 +207,8 @@ impl Store {
         let Some(row) = row else { return Ok(None) };
         let meta = game_meta_from(&row)?;
         let seats = sqlx::query(
-            "SELECT s.seat, s.user_id, m.display_name FROM game_seats s \
+            "SELECT s.seat, s.user_id, m.display_name, COALESCE(m.is_bot, FALSE) AS is_bot \
+             FROM game_seats s \
              LEFT JOIN members m ON m.guild_id = $1 AND m.user_id = s.user_id \
              WHERE s.game_id = $2 ORDER BY s.seat",
         )
@@ -293,7 +308,8 @@ impl Store {
         user: UserId,
     ) -> Result<Vec<GameListing>, StorageError> {
         let rows = sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS}, s.seat, s.user_id, m.display_name \
+            "SELECT {GAME_COLUMNS}, s.seat, s.user_id, m.display_name, \
+             COALESCE(m.is_bot, FALSE) AS is_bot \
              FROM game_seats me JOIN games g ON g.game_id = me.game_id \
              JOIN game_seats s ON s.game_id = g.game_id \
              LEFT JOIN members m ON m.guild_id = g.guild_id AND m.user_id = s.user_id \

@@ -68,7 +68,7 @@ pub use challenges::{NewChallenge, Seated};
 pub use clocks::ReminderCandidate;
 pub use connect::{Backend, DEFAULT_URL, Durability, StoreOptions};
 pub use error::{AppendError, StorageError, StorageErrorKind};
-pub use games::{GameListing, GameMeta, SeatRow, StoredAction, StoredGame};
+pub use games::{GameListing, GameMeta, SeatRow, StoredAction, StoredGame, shown_deadline};
 pub use model::{
     Challenge, ChallengeId, ChallengeStatus, ChannelId, GameId, GameResult, GameStatus, GuildId,
     GuildSettings, MessageId, Notify, Preferences, ResultReason, TimeControl, Timestamp, UserId,

@@ -93,6 +93,22 @@ impl Timestamp {
         self.0.div_euclid(1000)
     }
 
+    /// The calendar date (UTC) of this moment: `(year, month 1-12, day 1-31)`, proleptic
+    /// Gregorian (Howard Hinnant's `civil_from_days`; no date crate for one conversion).
+    pub fn utc_date(self) -> (i64, u32, u32) {
+        let days = self.0.div_euclid(86_400_000);
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z.rem_euclid(146_097);
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+        let year = yoe + era * 400 + i64::from(month <= 2);
+        (year, month, day)
+    }
+
     /// This moment plus a duration (saturating far in the future).
     pub fn plus(self, d: Duration) -> Timestamp {
         let ms = i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
@@ -229,6 +245,8 @@ pub struct Preferences {
     pub highlight_last_move: bool,
     /// Draw coordinates around the board.
     pub show_coordinates: bool,
+    /// Renju: mark black's forbidden points on the board while black is to move.
+    pub show_forbidden: bool,
     /// A language (`en`, `es`, `fi`) that overrides the Discord client's locale.
     pub language: Option<String>,
     /// How to tell them it is their turn.
@@ -241,6 +259,7 @@ impl Default for Preferences {
             confirm_move: false,
             highlight_last_move: true,
             show_coordinates: true,
+            show_forbidden: true,
             language: None,
             notify: Notify::Mention,
         }
@@ -444,6 +463,22 @@ pub enum GameStatus {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn utc_dates_fall_on_the_calendar() {
+        let day = 86_400_000;
+        assert_eq!(Timestamp(0).utc_date(), (1970, 1, 1));
+        assert_eq!(Timestamp(day - 1).utc_date(), (1970, 1, 1));
+        assert_eq!(Timestamp(-1).utc_date(), (1969, 12, 31));
+        // 2000-02-29 (a leap day of a century divisible by 400) and the day after.
+        assert_eq!(Timestamp(951_782_400_000).utc_date(), (2000, 2, 29));
+        assert_eq!(Timestamp(951_782_400_000 + day).utc_date(), (2000, 3, 1));
+        // 2100 is no leap year: 28 February is followed by 1 March.
+        assert_eq!(Timestamp(4_107_456_000_000).utc_date(), (2100, 2, 28));
+        assert_eq!(Timestamp(4_107_456_000_000 + day).utc_date(), (2100, 3, 1));
+        assert_eq!(Timestamp(1_796_083_200_000).utc_date(), (2026, 12, 1));
+        assert_eq!(Timestamp(1_798_675_199_999).utc_date(), (2026, 12, 30));
+    }
 
     #[test]
     fn snowflakes_round_trip_through_their_stored_form() {

@@ -120,9 +120,13 @@ async fn challenging_the_bot_starts_a_game_and_the_engine_answers_each_move() {
         .expect("a free point");
     let (moved, reply) = play(&fake, &alice, thread, point).await;
     assert!(!is_ephemeral(&reply), "{}", content(&reply));
+    // The computer's turn has no clock: no deadline under the board that hands it the move.
+    assert!(!content(&reply).contains("<t:"), "{}", content(&reply));
     let follow = fake.next_request(&Req::followup(&moved)).await;
     let said = content(&follow);
     assert!(mentions(&said).contains(&alice.id), "{said}");
+    // Alice's turn does (three days per move, the guild's default).
+    assert!(said.contains("Due <t:"), "{said}");
     assert!(
         follow
             .files()
@@ -199,6 +203,16 @@ async fn after_a_restart_the_engine_plays_the_move_it_owes() {
                 .await
                 .expect("Alice moves");
         }
+        // The computer's turn shows no deadline, in the game and in Alice's list of games.
+        let guild = gomoku_bot::service::GuildId(fake.guild_id().get());
+        let waiting = svc.game(guild, view.id).await.expect("the game");
+        assert_eq!(waiting.to_act().expect("in play").user.0, engine.id.0);
+        assert_eq!(waiting.deadline, None);
+        let listed = svc
+            .active_games(guild, UserId(alice.id))
+            .await
+            .expect("list");
+        assert_eq!(listed[0].deadline, None);
         svc.close().await;
         view.id
     };
@@ -218,6 +232,7 @@ async fn after_a_restart_the_engine_plays_the_move_it_owes() {
     let view = only_game(&db, &fake, &alice).await;
     assert_eq!(view.id, game);
     assert_eq!(view.to_act().expect("in play").user.0, alice.id);
+    assert!(view.deadline.is_some(), "Alice's turn has its clock");
     fake.assert_all_requests_valid();
     bot.shutdown().await;
 }

@@ -226,3 +226,161 @@ async fn the_picker_opens_pans_to_every_edge_and_plays_a_point() {
     fake.assert_all_requests_valid();
     bot.shutdown().await;
 }
+
+/// The point (not control) button labelled `label` in a picker.
+fn point(v: &Value, label: &str) -> String {
+    let r = rows(v);
+    r[..r.len().saturating_sub(1)]
+        .iter()
+        .flatten()
+        .find(|b| b.0 == label)
+        .unwrap_or_else(|| panic!("no point {label} in {r:?}"))
+        .1
+        .clone()
+}
+
+/// The id of the first button whose label starts with `prefix` (Play J9 / Cancel under a preview).
+fn labelled(v: &Value, prefix: &str) -> String {
+    rows(v)
+        .into_iter()
+        .flatten()
+        .find(|b| b.0.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no {prefix} in {:?}", rows(v)))
+        .1
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_picked_point_is_previewed_with_confirmation_and_a_picker_plays_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bot.db");
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, &db).await;
+    fake.wait_until_ready().await;
+    fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
+        .await;
+    let alice = fake.add_user("alice");
+    let bob = fake.add_user("bob");
+    let carol = fake.add_user("carol");
+    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+    let [first, second] = &started.order;
+    // The second player asks to confirm moves.
+    let prefs = fake
+        .send(
+            SlashCommand::new("prefs")
+                .by(second)
+                .boolean("confirm", true),
+        )
+        .await;
+    fake.next_request(&Req::callback(&prefs)).await;
+    let (sent, answer) = play(&fake, first, started.thread, "H8").await;
+    assert!(!is_ephemeral(&answer), "{}", content(&answer));
+    let board = message_id(&fake.original_message(&sent).expect("the board"));
+    let open = fake.send(Click::button(board, "gp:o:1:1").by(second)).await;
+    let opened = fake.next_request(&Req::callback(&open)).await;
+    let picker = message_id(&fake.original_message(&open).expect("the picker"));
+
+    // Someone else's click on a point of this picker (a forged or replayed id): refused,
+    // privately, and the picker is left as it was.
+    let j9 = point(&opened.json_or_null(), "J9");
+    let before = fake.message(picker).unwrap();
+    let forged = fake
+        .send(Click::button(picker, &j9).by(&carol).unchecked())
+        .await;
+    let refused = fake.next_request(&Req::callback(&forged)).await;
+    assert!(is_ephemeral(&refused), "{}", content(&refused));
+    assert_ne!(refused.json_or_null()["type"], 7, "not an update in place");
+    assert_eq!(fake.message(picker).unwrap(), before);
+
+    // J9 with confirmation on: the picker becomes the preview, "Play J9" (the confirmation) and Cancel under it.
+    let preview = click(&fake, picker, &j9, second).await;
+    assert_eq!(preview.json_or_null()["type"], 7, "{}", preview.summary());
+    assert!(
+        preview
+            .files()
+            .iter()
+            .any(|f| f.filename.as_deref() == Some("preview.png")),
+        "a preview picture"
+    );
+    let shown = fake.message(picker).unwrap();
+    assert_eq!(rows(&shown).len(), 1, "{:?}", rows(&shown));
+    let cancel = labelled(&shown, "Cancel");
+    let confirm = labelled(&shown, "Play J9");
+    // Cancel: dropped, nothing played; the second player is still to move.
+    let dropped = click(&fake, picker, &cancel, second).await;
+    assert!(
+        content(&dropped).contains("Move dropped (game #1)"),
+        "{}",
+        content(&dropped)
+    );
+    assert!(rows(&fake.message(picker).unwrap()).is_empty());
+    let (_, r) = play(&fake, first, started.thread, "A1").await;
+    assert!(content(&r).contains("not your turn"), "{}", content(&r));
+
+    // Again through /move without a point, and Confirm this time: played, the board posted.
+    let reopen = fake
+        .send(
+            SlashCommand::new("move")
+                .by(second)
+                .in_channel(started.thread),
+        )
+        .await;
+    let opened = fake.next_request(&Req::callback(&reopen)).await;
+    let picker = message_id(&fake.original_message(&reopen).expect("the picker"));
+    let j9 = point(&opened.json_or_null(), "J9");
+    click(&fake, picker, &j9, second).await;
+    let shown = fake.message(picker).unwrap();
+    assert_eq!(
+        labelled(&shown, "Play J9"),
+        confirm,
+        "the same move, the same id"
+    );
+    let done = click(&fake, picker, &confirm, second).await;
+    assert!(
+        content(&done).contains("Played J9 in game #1"),
+        "{}",
+        content(&done)
+    );
+    let board2 = fake
+        .next_request(&Req::any("/webhooks/*/*").matching(|r| {
+            button_ids(&r.json_or_null())
+                .iter()
+                .any(|b| b == "gp:o:1:2")
+        }))
+        .await;
+    assert!(content(&board2).contains("J9"), "{}", content(&board2));
+
+    // The first player opens a picker, the bot restarts, and the click plays the point.
+    let open = fake
+        .send(
+            SlashCommand::new("move")
+                .by(first)
+                .in_channel(started.thread),
+        )
+        .await;
+    let opened = fake.next_request(&Req::callback(&open)).await;
+    let picker = message_id(&fake.original_message(&open).expect("the picker"));
+    let k10 = point(&opened.json_or_null(), "K10");
+    bot.shutdown().await;
+    let bot = start_bot(&fake, &db).await;
+    fake.wait_until_ready().await;
+    let played = click(&fake, picker, &k10, first).await;
+    assert!(
+        content(&played).contains("You played K10 in game #1"),
+        "{}",
+        content(&played)
+    );
+    assert!(rows(&played.json_or_null()).is_empty(), "closed");
+    // Committed: the second player's picker for ply 2 is now out of date.
+    let stale = fake
+        .send(Click::button(board, "gp:o:1:1").by(second).unchecked())
+        .await;
+    let stale = fake.next_request(&Req::callback(&stale)).await;
+    assert!(is_ephemeral(&stale));
+    assert!(
+        rows(&stale.json_or_null()).is_empty(),
+        "{}",
+        content(&stale)
+    );
+    fake.assert_all_requests_valid();
+    bot.shutdown().await;
+}

@@ -364,6 +364,15 @@ async fn export(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn export_attaches_each_format_and_every_file_reads_back() {
+    // The games started today (UTC): the records carry that date, and the players' names.
+    let today = || {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap();
+        let (y, m, d) = gomoku_bot::store::Timestamp(now.as_millis() as i64).utc_date();
+        format!("{y:04}.{m:02}.{d:02}")
+    };
+    let started_on = [today()];
     let dir = tempfile::tempdir().unwrap();
     let ids = Arc::new(std::sync::Mutex::new(Vec::new()));
     let keep = Arc::clone(&ids);
@@ -400,14 +409,37 @@ async fn export_attaches_each_format_and_every_file_reads_back() {
 
     let files = export(&fake, &viewer, gomoku, 1).await.unwrap();
     assert_eq!(files[0].0, format!("game-{}.pgn", gomoku.0));
-    let pgn = GameRecord::from_pgn(std::str::from_utf8(&files[0].1).unwrap()).unwrap();
+    let pgn_text = std::str::from_utf8(&files[0].1).unwrap();
+    let pgn = GameRecord::from_pgn(pgn_text).unwrap();
     assert_eq!(names_of(&pgn), moves);
     assert_eq!(pgn.result.clone(), RecordResult::Won(vec![1]));
+    let days = [started_on[0].clone(), today()];
+    let date = pgn.date.clone().expect("a date");
+    assert!(days.contains(&date), "{date} not in {days:?}\n{pgn_text}");
+    assert!(
+        pgn_text.contains(&format!("[Date \"{date}\"]")),
+        "{pgn_text}"
+    );
+    let mut players = pgn.players.clone();
+    players.sort();
+    assert_eq!(players, ["Ann", "Bo"], "{pgn_text}");
 
     let files = export(&fake, &viewer, gomoku, 2).await.unwrap();
     assert_eq!(files[0].0, format!("game-{}.sgf", gomoku.0));
-    let sgf = GameRecord::from_sgf(std::str::from_utf8(&files[0].1).unwrap()).unwrap();
+    let sgf_text = std::str::from_utf8(&files[0].1).unwrap();
+    let sgf = GameRecord::from_sgf(sgf_text).unwrap();
     assert_eq!(names_of(&sgf), moves);
+    assert!(
+        sgf_text.contains(&format!("DT[{}]", date.replace('.', "-"))),
+        "{sgf_text}"
+    );
+    assert!(
+        sgf_text.contains("PB[") && sgf_text.contains("PW["),
+        "{sgf_text}"
+    );
+    let mut players = sgf.players.clone();
+    players.sort();
+    assert_eq!(players, ["Ann", "Bo"], "{sgf_text}");
 
     let files = export(&fake, &viewer, gomoku, 4).await.unwrap();
     assert_eq!(files.len(), 1);
