@@ -395,6 +395,10 @@ impl Player for Engine {
     fn reset(&mut self) {
         self.tt.clear();
     }
+
+    fn nodes(&self) -> u64 {
+        self.info.nodes
+    }
 }
 
 /// One decision's search state.
