@@ -7,6 +7,8 @@
 //! picture it got next to the golden one as `NAME.actual.png`.
 
 mod common;
+#[path = "render/renju.rs"]
+mod renju;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -278,6 +280,7 @@ fn every_size_theme_and_option_has_the_right_dimensions() {
                             theme,
                             coordinates,
                             highlight_last,
+                            forbidden_marks: true,
                             labels: Labels::default(),
                         };
                         let img = decode(&render_png(&g, &names(&["A", "B"]), &opts));
@@ -627,6 +630,7 @@ proptest::proptest! {
             theme: if dark { Theme::Dark } else { Theme::Light },
             coordinates,
             highlight_last,
+            forbidden_marks: true,
             labels: Labels::default(),
         };
         let png = render_png(&g, &[name.clone(), name], &opts);
@@ -683,6 +687,7 @@ proptest::proptest! {
             theme: if dark { Theme::Dark } else { Theme::Light },
             coordinates,
             highlight_last,
+            forbidden_marks: true,
             labels: Labels::default(),
         };
         let n = names(&["Ann", "Bo"]);

@@ -405,6 +405,7 @@ fn training_picture(colours: &Colours, icons: &[Sprite]) -> RgbBuf {
         size,
         stones,
         lines,
+        marks: Vec::new(),
         rows,
         team_split: Some(2),
         status,

@@ -4,6 +4,7 @@
 
 use super::cache::{Background, Quantizer};
 use super::layout::{FOOTER_PAD_TOP, Layout, ROW_H};
+use super::marks::{self, Mark};
 use super::paint::{
     Canvas, Look, RgbBuf, STONE_RADIUS, Sprite, coverage, filled, segment_distance,
 };
@@ -40,6 +41,7 @@ struct Cells {
     n: usize,
     stones: Vec<Option<(u8, Look)>>,
     crossed: Vec<bool>,
+    marks: Vec<Option<Mark>>,
     lines: Vec<LinePx>,
 }
 
@@ -50,6 +52,12 @@ impl Cells {
         for &(p, colour, look) in &scene.stones {
             if let Some(c) = stones.get_mut(usize::from(p.row()) * n + usize::from(p.col())) {
                 *c = Some((colour, look));
+            }
+        }
+        let mut marks = vec![None; n * n];
+        for &(p, mark) in &scene.marks {
+            if let Some(m) = marks.get_mut(usize::from(p.row()) * n + usize::from(p.col())) {
+                *m = Some(mark);
             }
         }
         let lines: Vec<LinePx> = scene.lines.iter().map(|l| LinePx::new(l, layout)).collect();
@@ -69,8 +77,14 @@ impl Cells {
             n,
             stones,
             crossed,
+            marks,
             lines,
         }
+    }
+
+    /// Whether a cell is drawn through an RGB tile: a line crosses it or it carries a mark.
+    fn needs_tile(&self, i: usize) -> bool {
+        self.crossed[i] || self.marks[i].is_some()
     }
 
     /// Paints one cell in RGB: the board under it, its stone, the lines over it.
@@ -104,6 +118,9 @@ impl Cells {
                 });
             }
         }
+        if let Some(mark) = self.marks[i] {
+            marks::paint(mark, tile, colours);
+        }
     }
 }
 
@@ -126,7 +143,7 @@ pub(crate) fn compose_rgb(
     let s = layout.cell;
     let mut tile = filled(s, s, [0; 3]);
     for i in 0..cells.n * cells.n {
-        if cells.stones[i].is_none() && !cells.crossed[i] {
+        if cells.stones[i].is_none() && !cells.needs_tile(i) {
             continue;
         }
         let (x0, y0) = layout.cell_origin((i % cells.n) as u8, (i / cells.n) as u8);
@@ -162,7 +179,7 @@ pub(crate) fn compose_indexed(
     for i in 0..cells.n * cells.n {
         let (x0, y0) = layout.cell_origin((i % cells.n) as u8, (i / cells.n) as u8);
         let base = y0 as usize * wu + x0 as usize;
-        if cells.crossed[i] {
+        if cells.needs_tile(i) {
             cells.paint_tile(i, x0, y0, bg, colours, &mut tile);
             for ty in 0..s as usize {
                 for tx in 0..s as usize {
