@@ -20,7 +20,7 @@
 //!   `perf record -k CLOCK_MONOTONIC` profile to the load phase.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicIsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -28,12 +28,8 @@ use std::time::{Duration, Instant};
 
 use gomoku_bot::discord::{self, Registration};
 use gomoku_bot::i18n::I18n;
-use gomoku_bot::rules::Point;
 use gomoku_bot::service::{Service, ServiceConfig, SystemClock};
 use gomoku_bot::store::{Durability, StoreOptions};
-use serde_json::Value;
-use serenity::all::ChannelId;
-use tokio::sync::{mpsc, oneshot};
 
 // The harness allows its own dead code; the bench leaves some of its re-exports unused, and in
 // a bench build the imports of its unit tests (whose #[test] functions are not built) as well.
@@ -41,10 +37,11 @@ use tokio::sync::{mpsc, oneshot};
 #[allow(unused_imports)]
 mod support;
 
-use support::fake_discord::{
-    Click, FakeConfig, FakeDiscord, RecordedRequest, Req, RunningBot, SlashCommand, TestUser,
-    message_id,
-};
+#[path = "e2e/play.rs"]
+mod play;
+
+use play::{Game, Router, Sample, ms, play_all, quantile, start_game};
+use support::fake_discord::{FakeConfig, FakeDiscord, Req, RunningBot, TestUser};
 
 /// Counts the bytes the Rust heap holds (SQLite's own C heap is not counted).
 struct Counting;
@@ -77,308 +74,11 @@ static ALLOC: Counting = Counting;
 
 /// Games played at once under load (two players each).
 const GAMES: usize = 25;
-/// Board size: 19x19 leaves room for long games.
-const SIZE: u8 = 19;
 /// Moves of the uncontended baseline game.
 const BASELINE_PLIES: usize = 60;
 /// Issue 5's targets.
 const TARGET_MEDIAN: Duration = Duration::from_millis(15);
 const TARGET_P99: Duration = Duration::from_millis(50);
-/// How long a player waits for the bot's answer before the benchmark gives up.
-const ANSWER_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The points of each colour, in playing order, for game number `game`.
-///
-/// Colour of (x, y) is bit 1 of `(x + 2y + game) mod 4`: along a row colours come in pairs,
-/// down a column they alternate, and along both diagonals runs are at most two long, so no
-/// one ever gets five in a row (Gomoku without captures) and a game lasts as long as the
-/// board has room: about 180 moves per colour. Points closest to the centre come first, as
-/// in real games, give or take a few rows of the board in an order of the game's own, so
-/// that no two games show the same rows of stones (the board pictures' band cache would
-/// otherwise find most of a game's picture in the other games'). The order is
-/// deterministic.
-fn playing_order(game: usize) -> [Vec<String>; 2] {
-    let centre = i32::from(SIZE / 2);
-    let mut points: Vec<(i32, u64, u8, u8)> = (0..SIZE)
-        .flat_map(|x| (0..SIZE).map(move |y| (x, y)))
-        .map(|(x, y)| {
-            let (dx, dy) = (i32::from(x) - centre, i32::from(y) - centre);
-            let tie = (game as u64 + 1)
-                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                .wrapping_add(u64::from(x) << 8 | u64::from(y))
-                .wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            (dx * dx + dy * dy + (tie >> 32) as i32 % 24, tie >> 32, x, y)
-        })
-        .collect();
-    points.sort_unstable();
-    let mut colours = [Vec::new(), Vec::new()];
-    for (_, _, x, y) in points {
-        let colour = ((usize::from(x) + 2 * usize::from(y) + game) % 4) / 2;
-        let name = Point::new(x, y, SIZE).expect("on the board").name();
-        colours[colour].push(name);
-    }
-    colours
-}
-
-/// One move as measured.
-#[derive(Clone, Copy, Debug)]
-struct Sample {
-    /// INTERACTION_CREATE sent to the callback with the PNG received, by the fake's clock.
-    latency: Duration,
-    /// How long the fake took to build, check and send the interaction (not in `latency`
-    /// except for the send itself).
-    inject: Duration,
-    /// Bytes of the board PNG.
-    png_bytes: usize,
-}
-
-/// Hands each interaction callback to the player waiting for it.
-#[derive(Default)]
-struct Router {
-    waiting: HashMap<u64, oneshot::Sender<RecordedRequest>>,
-    /// Callbacks that arrived before their player asked (the bot can be that fast).
-    early: HashMap<u64, RecordedRequest>,
-    /// Requests other than interaction callbacks, by method and route shape.
-    others: BTreeMap<String, usize>,
-}
-
-impl Router {
-    fn expect(router: &Mutex<Router>, id: u64) -> oneshot::Receiver<RecordedRequest> {
-        let (tx, rx) = oneshot::channel();
-        let mut r = router.lock().expect("router lock");
-        match r.early.remove(&id) {
-            Some(request) => {
-                let _ = tx.send(request);
-            }
-            None => {
-                r.waiting.insert(id, tx);
-            }
-        }
-        rx
-    }
-
-    async fn run(
-        router: Arc<Mutex<Router>>,
-        mut requests: mpsc::UnboundedReceiver<RecordedRequest>,
-    ) {
-        while let Some(request) = requests.recv().await {
-            let segments = request.segments();
-            let callback = match segments.as_slice() {
-                ["interactions", id, _, "callback"] => id.parse::<u64>().ok(),
-                _ => None,
-            };
-            let mut r = router.lock().expect("router lock");
-            match callback {
-                Some(id) => match r.waiting.remove(&id) {
-                    Some(tx) => {
-                        let _ = tx.send(request);
-                    }
-                    None => {
-                        r.early.insert(id, request);
-                    }
-                },
-                None => {
-                    let shape: Vec<&str> = segments
-                        .iter()
-                        .map(|s| if s.parse::<u64>().is_ok() { "*" } else { s })
-                        .collect();
-                    *r.others
-                        .entry(format!("{} /{}", request.method, shape.join("/")))
-                        .or_default() += 1;
-                }
-            }
-        }
-    }
-}
-
-/// A started game: its thread and its players in playing order.
-struct Game {
-    thread: ChannelId,
-    order: [TestUser; 2],
-}
-
-/// `a` challenges `b` to freestyle Gomoku on 19x19 with no opening rule; `b` accepts.
-async fn start_game(fake: &FakeDiscord, a: &TestUser, b: &TestUser) -> Game {
-    // Choice indices of /challenge: game 0 = gomoku, size 3 = 19x19, opening 0 = none.
-    let challenge = SlashCommand::new("challenge")
-        .by(a)
-        .user("opponent", b)
-        .integer("game", 0)
-        .integer("size", 3)
-        .integer("opening", 0);
-    let sent = fake.send(challenge).await;
-    fake.next_request(&Req::callback(&sent)).await;
-    let message = message_id(&fake.original_message(&sent).expect("the challenge message"));
-    let accept = buttons(&fake.message(message).expect("stored"))
-        .into_iter()
-        .find(|id| id.contains(":acc:"))
-        .expect("an Accept button");
-    let click = fake.send(Click::button(message, &accept).by(b)).await;
-    fake.next_request(&Req::callback(&click)).await;
-    let thread = fake
-        .next_request(&Req::post("/channels/*/messages/*/threads"))
-        .await;
-    let thread = ChannelId::new(thread.created_id().expect("a thread id"));
-    let board = fake
-        .next_request(&Req::post(&format!("/channels/{thread}/messages")))
-        .await;
-    let content = board.json_or_null()["content"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned();
-    let first = content
-        .split("<@")
-        .nth(1)
-        .and_then(|rest| rest.split('>').next())
-        .and_then(|id| id.parse::<u64>().ok())
-        .expect("the first board mentions who moves first");
-    let order = if first == a.id {
-        [a.clone(), b.clone()]
-    } else {
-        [b.clone(), a.clone()]
-    };
-    Game { thread, order }
-}
-
-/// The custom ids of a message's buttons.
-fn buttons(message: &Value) -> Vec<String> {
-    message["components"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
-        .filter_map(|b| b["custom_id"].as_str().map(str::to_owned))
-        .collect()
-}
-
-/// Checks that an answer is the public board with its picture; returns the PNG's size.
-fn board_png(answer: &RecordedRequest) -> Result<usize, String> {
-    let flags = answer.json_or_null()["data"]["flags"].as_u64().unwrap_or(0);
-    let png = answer
-        .files()
-        .first()
-        .filter(|f| f.data.starts_with(b"\x89PNG\r\n\x1a\n"))
-        .map(|f| f.data.len());
-    match (answer.status, flags & 64, png) {
-        (204, 0, Some(bytes)) => Ok(bytes),
-        _ => Err(format!(
-            "not a public board with a PNG: {}",
-            answer.summary()
-        )),
-    }
-}
-
-/// One player: waits for their turn (the ply number), moves, waits for the bot's answer,
-/// passes the turn. Stops after `plies` moves in the game, or when the opponent stops.
-#[allow(clippy::too_many_arguments)]
-async fn player(
-    fake: Arc<FakeDiscord>,
-    router: Arc<Mutex<Router>>,
-    me: TestUser,
-    thread: ChannelId,
-    points: Vec<String>,
-    plies: usize,
-    mut my_turn: mpsc::UnboundedReceiver<usize>,
-    their_turn: mpsc::UnboundedSender<usize>,
-) -> Result<Vec<Sample>, String> {
-    let mut samples = Vec::new();
-    while let Some(ply) = my_turn.recv().await {
-        if ply >= plies {
-            break;
-        }
-        let at = points
-            .get(ply / 2)
-            .ok_or_else(|| format!("no point left for ply {ply}"))?;
-        let started = Instant::now();
-        let sent = fake
-            .try_send(
-                SlashCommand::new("move")
-                    .by(&me)
-                    .in_channel(thread)
-                    .string("at", at),
-            )
-            .await
-            .map_err(|e| e.to_string())?;
-        let inject = started.elapsed();
-        let answer = tokio::time::timeout(ANSWER_TIMEOUT, Router::expect(&router, sent.id.get()))
-            .await
-            .map_err(|_| {
-                format!(
-                    "no answer to {} at ply {ply} within {ANSWER_TIMEOUT:?}",
-                    me.username
-                )
-            })?
-            .map_err(|_| "the router stopped".to_owned())?;
-        let png_bytes = board_png(&answer).map_err(|e| format!("{} at {at}: {e}", me.username))?;
-        samples.push(Sample {
-            latency: answer.at.saturating_sub(sent.sent_at),
-            inject,
-            png_bytes,
-        });
-        if their_turn.send(ply + 1).is_err() {
-            break;
-        }
-    }
-    Ok(samples)
-}
-
-/// Plays `plies` moves in every game at once; returns the samples and the wall time.
-async fn play_all(
-    fake: &Arc<FakeDiscord>,
-    router: &Arc<Mutex<Router>>,
-    games: &[(usize, &Game)],
-    plies: usize,
-) -> (Vec<Sample>, Duration) {
-    let mut tasks = Vec::new();
-    let mut openers = Vec::new();
-    for (number, game) in games {
-        let [first_points, second_points] = playing_order(*number);
-        let (first_tx, first_rx) = mpsc::unbounded_channel();
-        let (second_tx, second_rx) = mpsc::unbounded_channel();
-        openers.push(first_tx.clone());
-        for (user, points, rx, tx) in [
-            (&game.order[0], first_points, first_rx, second_tx),
-            (&game.order[1], second_points, second_rx, first_tx),
-        ] {
-            tasks.push(tokio::spawn(player(
-                Arc::clone(fake),
-                Arc::clone(router),
-                user.clone(),
-                game.thread,
-                points,
-                plies,
-                rx,
-                tx,
-            )));
-        }
-    }
-    let started = Instant::now();
-    for opener in openers {
-        opener.send(0).expect("the first player waits");
-    }
-    let mut samples = Vec::new();
-    for task in tasks {
-        match task.await {
-            Ok(Ok(mine)) => samples.extend(mine),
-            Ok(Err(e)) => panic!("a player failed: {e}"),
-            Err(e) => panic!("a player task failed: {e}"),
-        }
-    }
-    (samples, started.elapsed())
-}
-
-/// The `q` quantile (nearest rank) of sorted durations.
-fn quantile(sorted: &[Duration], q: f64) -> Duration {
-    if sorted.is_empty() {
-        return Duration::ZERO;
-    }
-    let rank = (q * sorted.len() as f64).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.1}", d.as_secs_f64() * 1000.0)
-}
 
 fn mb(bytes: f64) -> String {
     format!("{:.1}", bytes / (1024.0 * 1024.0))
@@ -595,13 +295,13 @@ async fn bench(plies: usize, durability: Durability) {
     // Baseline: one game alone, no other traffic.
     let (baseline_game, loaded_games) = games.split_last().expect("games");
     let (baseline, baseline_wall) =
-        play_all(&fake, &router, &[(GAMES, baseline_game)], BASELINE_PLIES).await;
+        play_all(&fake, &router, &[(GAMES, baseline_game)], 0..BASELINE_PLIES).await;
 
     // Load: 25 games, 50 players at once.
     let cpu_before = cpu_by_thread();
     let numbered: Vec<(usize, &Game)> = loaded_games.iter().enumerate().collect();
     mark("load start");
-    let (loaded, loaded_wall) = play_all(&fake, &router, &numbered, plies).await;
+    let (loaded, loaded_wall) = play_all(&fake, &router, &numbered, 0..plies).await;
     mark("load end");
     let cpu = cpu_delta(&cpu_before, &cpu_by_thread());
     memory.push(Memory::now("after the load"));

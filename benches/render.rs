@@ -145,9 +145,36 @@ fn bench(c: &mut Criterion) {
     });
 }
 
+/// One player's name, cleaned, shaped and drawn as the footer does: `shape_and_draw` the
+/// first time (no shaped line cached; glyph rasters cached, as in a running bot), `cached`
+/// every later picture of the game (the shaped line is found).
+fn names(c: &mut Criterion) {
+    let mut group = c.benchmark_group("name");
+    for (script, name) in [
+        ("latin", "Zoë Ångström-Ñúñez"),
+        ("arabic", "محمد علي"),
+        ("devanagari", "राहुल शर्मा"),
+        (
+            "emoji",
+            "👨\u{200D}👩\u{200D}👧\u{200D}👦 Family 👩🏽\u{200D}💻",
+        ),
+        ("mixed", "Ann (שלום) 42"),
+    ] {
+        // Fill the glyph cache first.
+        render::name_strip(name, 500, true);
+        group.bench_function(format!("shape_and_draw/{script}"), |b| {
+            b.iter(|| render::name_strip(black_box(name), 500, true))
+        });
+        group.bench_function(format!("cached/{script}"), |b| {
+            b.iter(|| render::name_strip(black_box(name), 500, false))
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(60);
-    targets = bench
+    targets = bench, names
 }
 criterion_main!(benches);

@@ -7,6 +7,8 @@
 //! picture it got next to the golden one as `NAME.actual.png`.
 
 mod common;
+#[path = "render/renju.rs"]
+mod renju;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -278,6 +280,7 @@ fn every_size_theme_and_option_has_the_right_dimensions() {
                             theme,
                             coordinates,
                             highlight_last,
+                            forbidden_marks: true,
                             labels: Labels::default(),
                         };
                         let img = decode(&render_png(&g, &names(&["A", "B"]), &opts));
@@ -413,6 +416,65 @@ fn hostile_names_never_break_rendering() {
     let n200 = render_png(&g, &names(&[&long, "b", "c", "d"]), &opts);
     let n300 = render_png(&g, &names(&[&"W".repeat(300), "b", "c", "d"]), &opts);
     assert_eq!(n200, n300);
+}
+
+/// The rows of pixels in which two pictures of the same size differ, as a range.
+fn rows_that_differ(a: &image::RgbImage, b: &image::RgbImage) -> Option<(u32, u32)> {
+    let mut span: Option<(u32, u32)> = None;
+    for (x, y, p) in a.enumerate_pixels() {
+        if b.get_pixel(x, y) != p {
+            let s = span.get_or_insert((y, y));
+            *s = (s.0.min(y), s.1.max(y));
+        }
+    }
+    span
+}
+
+/// Names made of any characters, with the ones hostile names are made of more likely.
+fn any_name() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let hostile: Vec<char> =
+        "\u{0}\n \u{200B}\u{200C}\u{200D}\u{200E}\u{202B}\u{202E}\u{2067}\u{2069}\
+        \u{FEFF}\u{0301}\u{0316}\u{0489}\u{20DD}\u{20E3}\u{FE0F}\u{094D}\u{0E34}\u{1F3FD}\
+        \u{1F468}\u{1F469}\u{1F1EB}\u{1F1EE}\u{E0067}WgjÅبשकषශกន្က김漢ა\u{FFFD}"
+            .chars()
+            .collect();
+    proptest::collection::vec(
+        prop_oneof![any::<char>(), proptest::sample::select(hostile)],
+        0..100,
+    )
+    .prop_map(|v| v.into_iter().collect())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// Whatever a player is called, their name changes only their own footer row: never
+    /// the board, the other player's row or the status line.
+    #[test]
+    fn a_name_never_spills_out_of_its_row(name in any_name(), dark in proptest::bool::ANY) {
+        let g = play(RuleSet::preset(Preset::Pente), "K10 L10 K13 M12");
+        let opts = RenderOptions {
+            theme: if dark { Theme::Dark } else { Theme::Light },
+            ..RenderOptions::default()
+        };
+        let other = "Ann Example";
+        let base = decode(&render_png(&g, &names(&["", other]), &opts));
+        // Where the first player's row is: between a short name and a tall, wide one.
+        let (top, bottom) = rows_that_differ(
+            &base,
+            &decode(&render_png(&g, &names(&["ÅWgj", other]), &opts)),
+        )
+        .expect("a name is drawn");
+        let pic = decode(&render_png(&g, &names(&[&name, other]), &opts));
+        if let Some((t, b)) = rows_that_differ(&base, &pic) {
+            // The row is 38 pixels high; the reference name's ink is centred in it to a
+            // pixel or two.
+            let centre = (top + bottom) / 2;
+            proptest::prop_assert!(t + 21 >= centre && b <= centre + 21,
+                "{name:?} drew rows {t}..={b}, its row is around {centre}");
+        }
+    }
 }
 
 #[test]
@@ -568,6 +630,7 @@ proptest::proptest! {
             theme: if dark { Theme::Dark } else { Theme::Light },
             coordinates,
             highlight_last,
+            forbidden_marks: true,
             labels: Labels::default(),
         };
         let png = render_png(&g, &[name.clone(), name], &opts);
@@ -624,6 +687,7 @@ proptest::proptest! {
             theme: if dark { Theme::Dark } else { Theme::Light },
             coordinates,
             highlight_last,
+            forbidden_marks: true,
             labels: Labels::default(),
         };
         let n = names(&["Ann", "Bo"]);
@@ -915,4 +979,70 @@ fn golden_review_alternative_stone() {
         2,
     );
     assert_eq!(decode(&occupied), decode(&plain));
+}
+
+/// Every picture that shows names (the board, the replay, a review's boards, the standings
+/// and the review chart's title) cleans them on the same text path: invisible characters
+/// and a right-to-left override change none of them, and the replay's last frame draws the
+/// names in other scripts exactly as the board does.
+#[test]
+fn every_picture_with_names_cleans_and_draws_them_alike() {
+    let hostile = "\u{202E}Ann\u{200B}\u{2066} \u{FEFF}Lee\u{202C}";
+    let clean = "Ann Lee";
+    let g = play(RuleSet::preset(Preset::Pente), "K10 L10 K13 M10 N10");
+    let opts = RenderOptions::default();
+    let both = |a: &str| names(&[a, "Bo"]);
+    assert_eq!(
+        render_png(&g, &both(hostile), &opts),
+        render_png(&g, &both(clean), &opts)
+    );
+    let at = Point::parse("G8", 19).unwrap();
+    assert_eq!(
+        render_png_with_alternative(&g, &both(hostile), &opts, at, 1),
+        render_png_with_alternative(&g, &both(clean), &opts, at, 1)
+    );
+    assert_eq!(
+        render_replay_gif(g.rules(), g.record(), &both(hostile), &opts).unwrap(),
+        render_replay_gif(g.rules(), g.record(), &both(clean), &opts).unwrap()
+    );
+    assert_eq!(
+        render_standings_png(&standings_table(3, &[hostile, "Bo"]), Theme::Light),
+        render_standings_png(&standings_table(3, &[clean, "Bo"]), Theme::Light)
+    );
+    let chart = |title: &str| Chart {
+        title: title.into(),
+        move_word: "Move".into(),
+        chances: vec![0.5, 0.6, 0.4],
+        marks: Vec::new(),
+    };
+    assert_eq!(
+        render_chart_png(&chart(hostile), Theme::Dark),
+        render_chart_png(&chart(clean), Theme::Dark)
+    );
+
+    // The replay's footer is the board's footer, names in other scripts included.
+    let scripts = names(&["राहुल शर्मा 🐉", "محمد علي 👨‍👩‍👧"]);
+    let frames = gif_frames(&render_replay_gif(g.rules(), g.record(), &scripts, &opts).unwrap());
+    let last = frames.last().expect("frames").buffer().clone();
+    let png = decode(&render_png(&g, &scripts, &opts));
+    let ascii = decode(&render_png(&g, &both(clean), &opts));
+    let (w, h) = png.dimensions();
+    let board_side = w; // the footer starts below the square board
+    let (mut same, mut drawn) = (0, 0);
+    for y in board_side..h {
+        for x in 0..w {
+            let p = png.get_pixel(x, y).0;
+            same += usize::from(last.get_pixel(x, y).0[..3] == p);
+            drawn += usize::from(ascii.get_pixel(x, y).0 != p);
+        }
+    }
+    let footer = (w * (h - board_side)) as usize;
+    assert!(
+        same * 1000 >= footer * 998,
+        "{same} of {footer} footer pixels alike"
+    );
+    assert!(
+        drawn > 500,
+        "the names in other scripts are drawn: {drawn} pixels"
+    );
 }

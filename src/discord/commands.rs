@@ -828,7 +828,7 @@ pub async fn rules(
     say_private(ctx, lines.join("\n")).await
 }
 
-/// Your preferences: coordinates, last-move highlight, move confirmation, language, pings.
+/// Your preferences: coordinates, highlight, confirmation, language, pings, forbidden points.
 #[poise::command(slash_command, guild_only)]
 pub async fn prefs(
     ctx: Context<'_>,
@@ -837,6 +837,7 @@ pub async fn prefs(
     confirm: Option<bool>,
     language: Option<LanguageChoice>,
     pings: Option<PingsChoice>,
+    forbidden: Option<bool>,
 ) -> Result<(), Error> {
     let data = ctx.data();
     let user = UserId(ctx.author().id.get());
@@ -848,7 +849,8 @@ pub async fn prefs(
         || highlight.is_some()
         || confirm.is_some()
         || language.is_some()
-        || pings.is_some();
+        || pings.is_some()
+        || forbidden.is_some();
     if let Some(v) = coordinates {
         p.show_coordinates = v;
     }
@@ -857,6 +859,9 @@ pub async fn prefs(
     }
     if let Some(v) = confirm {
         p.confirm_move = v;
+    }
+    if let Some(v) = forbidden {
+        p.show_forbidden = v;
     }
     if let Some(l) = language {
         p.language = l.code();

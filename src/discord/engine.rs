@@ -19,6 +19,7 @@ use serenity::{CreateAttachment, Http};
 use tracing::{debug, warn};
 
 use super::post::{self, board_message_with};
+use super::rest::{Op, counted};
 use super::text::{self, error_text};
 use super::{Context, Error};
 use crate::engine::Level;
@@ -316,11 +317,9 @@ async fn post_move(shared: &Shared, reply: &Reply, played: &Played, bot: UserId)
     };
     let mut posted = false;
     if let Some(token) = &reply.token {
-        match build()
-            .followup()
-            .execute(&*shared.http, (None, token.as_str()))
-            .await
-        {
+        let followup = build().followup();
+        let sent = followup.execute(&*shared.http, (None, token.as_str()));
+        match counted(Op::Followup, sent).await {
             Ok(_) => posted = true,
             Err(e) => {
                 warn!(%e, game = view.id.0, "engine follow-up failed; posting in the channel")
@@ -329,7 +328,8 @@ async fn post_move(shared: &Shared, reply: &Reply, played: &Played, bot: UserId)
     }
     if !posted {
         let channel = serenity::ChannelId::new(view.home().0.max(1));
-        if let Err(e) = channel.send_message(&*shared.http, build().message()).await {
+        let sent = channel.send_message(&*shared.http, build().message());
+        if let Err(e) = counted(Op::Post, sent).await {
             warn!(%e, game = view.id.0, "could not post the engine's move");
         }
     }

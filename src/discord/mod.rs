@@ -16,6 +16,7 @@ pub mod picker;
 mod post;
 pub mod ratings;
 pub mod renju;
+pub mod rest;
 pub mod review;
 pub mod text;
 pub mod tournaments;

@@ -22,12 +22,18 @@ use crate::service::{Service, UserId};
 pub struct Instrumented {
     inner: poise::Framework<Data, Error>,
     drain: Arc<Drain>,
+    /// Shards that have had a session: a later READY is a reconnect.
+    identified: std::sync::Mutex<std::collections::BTreeSet<u32>>,
 }
 
 impl Instrumented {
     /// Wraps `inner`; `drain` tells when to stop taking interactions.
     pub fn new(inner: poise::Framework<Data, Error>, drain: Arc<Drain>) -> Instrumented {
-        Instrumented { inner, drain }
+        Instrumented {
+            inner,
+            drain,
+            identified: std::sync::Mutex::default(),
+        }
     }
 }
 
@@ -75,10 +81,18 @@ impl serenity::Framework for Instrumented {
         let interaction = match &event {
             FullEvent::Ready { .. } => {
                 metrics::gateway_session("identify");
+                let first = self
+                    .identified
+                    .lock()
+                    .is_ok_and(|mut shards| shards.insert(ctx.shard_id.0));
+                if !first {
+                    metrics::gateway_reconnect();
+                }
                 None
             }
             FullEvent::Resume { .. } => {
                 metrics::gateway_session("resume");
+                metrics::gateway_reconnect();
                 None
             }
             FullEvent::InteractionCreate { interaction } => labels(interaction),
@@ -130,8 +144,12 @@ impl Instrumented {
                 )
                 .await
             }
-            _ => Ok(()),
+            _ => return,
         };
+        metrics::rest_request(
+            super::rest::Op::Answer.name(),
+            super::rest::status_of(&answered),
+        );
         if let Err(e) = answered {
             debug!(%e, "could not answer an interaction while restarting");
         }

@@ -11,6 +11,7 @@ use serenity::{
 use tracing::warn;
 
 use super::buttons;
+use super::rest::{Op, counted};
 use super::text::{self, board_caption};
 use super::{Context, Data, Error};
 use crate::i18n::{I18n, Lang};
@@ -295,10 +296,12 @@ pub async fn show_closed_challenge(
         .unwrap_or_default();
     let content = text::clip(text::challenge_text(i18n, lang, c));
     let edit = EditMessage::new().content(content).components(Vec::new());
-    if let Err(e) = serenity::ChannelId::new(channel.0.max(1))
-        .edit_message(http, serenity::MessageId::new(message.0.max(1)), edit)
-        .await
-    {
+    let edited = serenity::ChannelId::new(channel.0.max(1)).edit_message(
+        http,
+        serenity::MessageId::new(message.0.max(1)),
+        edit,
+    );
+    if let Err(e) = counted(Op::Edit, edited).await {
         warn!(%e, challenge = c.id.0, "could not update an expired challenge's message");
     }
 }
@@ -354,12 +357,13 @@ pub(super) async fn direct_ping_with(
         ],
     );
     let user = serenity::UserId::new(seat.user.0.max(1));
-    let result = match user.create_dm_channel(http).await {
-        Ok(dm) => dm
-            .id
-            .send_message(http, CreateMessage::new().content(text))
-            .await
-            .map(|_| ()),
+    let result = match counted(Op::DirectMessage, user.create_dm_channel(http)).await {
+        Ok(dm) => counted(
+            Op::DirectMessage,
+            dm.id.send_message(http, CreateMessage::new().content(text)),
+        )
+        .await
+        .map(|_| ()),
         Err(e) => Err(e),
     };
     if let Err(e) = result {
@@ -406,7 +410,7 @@ pub async fn announce(
     match responder {
         Responder::Command(ctx) => {
             if in_place {
-                ctx.send(board.reply()).await?;
+                counted(Op::Answer, ctx.send(board.reply())).await?;
             } else {
                 let plang = ctx
                     .data()
@@ -420,12 +424,14 @@ pub async fn announce(
                         ("place", format!("<#{}>", home.0).into()),
                     ],
                 );
-                ctx.send(CreateReply::default().content(ack).ephemeral(true))
-                    .await?;
-                if let Err(e) = serenity::ChannelId::new(home.0.max(1))
-                    .send_message(&sctx.http, board.message())
-                    .await
-                {
+                counted(
+                    Op::Answer,
+                    ctx.send(CreateReply::default().content(ack).ephemeral(true)),
+                )
+                .await?;
+                let posted = serenity::ChannelId::new(home.0.max(1))
+                    .send_message(&sctx.http, board.message());
+                if let Err(e) = counted(Op::Post, posted).await {
                     let text = post_failure_text(&data.i18n, plang, home, &e);
                     ctx.send(CreateReply::default().content(text).ephemeral(true))
                         .await?;
@@ -433,19 +439,24 @@ pub async fn announce(
             }
         }
         Responder::Component { click, update } => {
-            click
-                .create_response(&sctx.http, CreateInteractionResponse::UpdateMessage(update))
-                .await?;
+            counted(
+                Op::Answer,
+                click.create_response(&sctx.http, CreateInteractionResponse::UpdateMessage(update)),
+            )
+            .await?;
             if in_place {
-                click.create_followup(&sctx.http, board.followup()).await?;
+                counted(
+                    Op::Followup,
+                    click.create_followup(&sctx.http, board.followup()),
+                )
+                .await?;
             } else {
                 let plang = data
                     .private_lang(UserId(click.user.id.get()), &click.locale)
                     .await;
-                if let Err(e) = serenity::ChannelId::new(home.0.max(1))
-                    .send_message(&sctx.http, board.message())
-                    .await
-                {
+                let posted = serenity::ChannelId::new(home.0.max(1))
+                    .send_message(&sctx.http, board.message());
+                if let Err(e) = counted(Op::Post, posted).await {
                     let text = post_failure_text(&data.i18n, plang, home, &e);
                     click
                         .create_followup(
@@ -510,10 +521,15 @@ pub async fn start_game(
         if name.chars().count() > 100 {
             name = name.chars().take(99).collect::<String>() + "…";
         }
-        let thread = click
-            .channel_id
-            .create_thread_from_message(&sctx.http, click.message.id, CreateThread::new(name))
-            .await;
+        let thread = counted(
+            Op::Thread,
+            click.channel_id.create_thread_from_message(
+                &sctx.http,
+                click.message.id,
+                CreateThread::new(name),
+            ),
+        )
+        .await;
         match thread {
             Ok(t) => {
                 let thread_id = ChannelId(t.id.get());
@@ -534,7 +550,7 @@ pub async fn start_game(
                         wants_ping(&in_thread, &prefs),
                         limit,
                     );
-                    match t.id.send_message(&sctx.http, board.message()).await {
+                    match counted(Op::Post, t.id.send_message(&sctx.http, board.message())).await {
                         Ok(_) => {
                             direct_ping(&sctx.http, data, &in_thread, &prefs, lang).await;
                             return Ok(());
@@ -568,7 +584,11 @@ pub async fn start_game(
         wants_ping(&view, &prefs),
         limit,
     );
-    click.create_followup(&sctx.http, board.followup()).await?;
+    counted(
+        Op::Followup,
+        click.create_followup(&sctx.http, board.followup()),
+    )
+    .await?;
     direct_ping(&sctx.http, data, &view, &prefs, lang).await;
     Ok(())
 }

@@ -228,6 +228,7 @@ pub fn render_options(i18n: &I18n, lang: Lang, prefs: &Preferences) -> RenderOpt
     RenderOptions {
         coordinates: prefs.show_coordinates,
         highlight_last: prefs.highlight_last_move,
+        forbidden_marks: prefs.show_forbidden,
         labels: labels(i18n, lang),
         ..RenderOptions::default()
     }
@@ -615,6 +616,7 @@ pub fn prefs_text(i18n: &I18n, lang: Lang, p: &Preferences, changed: bool) -> St
         ("prefs-coordinates", yes_no(i18n, lang, p.show_coordinates)),
         ("prefs-highlight", yes_no(i18n, lang, p.highlight_last_move)),
         ("prefs-confirm", yes_no(i18n, lang, p.confirm_move)),
+        ("prefs-forbidden", yes_no(i18n, lang, p.show_forbidden)),
         (
             "prefs-language",
             language_name(i18n, lang, p.language.as_deref()),

@@ -106,6 +106,9 @@ pub(crate) struct Board {
     pub(crate) line: u8,
     /// Whether a row longer than the line wins, by colour (Renju: not for black).
     overline: [bool; 2],
+    /// Renju: black's points that make two fours or two open threes are forbidden, so their
+    /// shapes are judged with `patterns::combined_renju_black`.
+    renju_black: bool,
     /// The shape table of each colour's lines.
     tables: [&'static ShapeTable; 2],
     /// Per cell, colour and axis: the neighbourhood's index in the shape table.
@@ -198,6 +201,7 @@ impl Board {
             size,
             line,
             overline,
+            renju_black: rules.is_renju(),
             tables: [
                 patterns::shape_table(line, !overline[0]),
                 patterns::shape_table(line, !overline[1]),
@@ -415,10 +419,12 @@ impl Board {
 
     fn update_point(&mut self, j: usize) {
         for k in 0..2 {
-            let (t, v) = if self.cells[j] == EMPTY {
-                patterns::combined(self.shapes[j][k])
-            } else {
+            let (t, v) = if self.cells[j] != EMPTY {
                 (Threat::Quiet, 0)
+            } else if k == 0 && self.renju_black {
+                patterns::combined_renju_black(self.shapes[j][k])
+            } else {
+                patterns::combined(self.shapes[j][k])
             };
             let old = self.threats[j][k];
             if old != t {

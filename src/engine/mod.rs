@@ -87,6 +87,11 @@ pub trait Player: Send {
 
     /// Forgets what it learned about earlier positions (a new game starts).
     fn reset(&mut self) {}
+
+    /// Positions the last [`Player::choose`] visited; 0 for a player that does not search.
+    fn nodes(&self) -> u64 {
+        0
+    }
 }
 
 /// The player for `rules` at `level`: the search engine for two players, the simple player
@@ -97,6 +102,9 @@ pub fn player_for(rules: &RuleSet, level: Level) -> Box<dyn Player> {
     }
     Box::new(Engine::new(level))
 }
+
+#[cfg(test)]
+mod renju_tests;
 
 #[cfg(test)]
 mod tests {

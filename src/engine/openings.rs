@@ -200,3 +200,7 @@ pub(crate) fn decide_by_search(
         if pos.to_move() == 1 { score } else { -score }
     })
 }
+
+#[cfg(test)]
+#[path = "openings_tests.rs"]
+mod tests;

@@ -178,6 +178,40 @@ pub(crate) fn combined(shapes: [u8; 4]) -> (Threat, i32) {
     table[k]
 }
 
+/// [`combine_renju_black`] through a table of every set of four shapes.
+pub(crate) fn combined_renju_black(shapes: [u8; 4]) -> (Threat, i32) {
+    static TABLE: OnceLock<Vec<(Threat, i32)>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..4096usize)
+            .map(|k| combine_renju_black([0, 1, 2, 3].map(|a| (k >> (3 * a) & 7) as u8)))
+            .collect()
+    });
+    let k = usize::from(shapes[0])
+        | usize::from(shapes[1]) << 3
+        | usize::from(shapes[2]) << 6
+        | usize::from(shapes[3]) << 9;
+    table[k]
+}
+
+/// As [`combine`] for black in Renju, where a point that makes two fours or two open threes
+/// (and no five) is forbidden: no threat and no value. Such a point is a hole in black's
+/// shape, not a strength, so the evaluation stops counting it for black and white's
+/// ordering stops defending it. (Renju's recursive three can make a double three legal; the
+/// rules core decides what may be played, this only judges shapes.)
+pub(crate) fn combine_renju_black(shapes: [u8; 4]) -> (Threat, i32) {
+    let mut n = [0u8; 8];
+    for s in shapes {
+        n[usize::from(s)] += 1;
+    }
+    let fours = n[usize::from(FOUR)] + n[usize::from(OPEN_FOUR)];
+    let threes = n[usize::from(OPEN_THREE)];
+    let five = n[usize::from(FIVE)] > 0;
+    if !five && (fours >= 2 || (fours == 0 && threes >= 2)) {
+        return (Threat::Quiet, 0);
+    }
+    combine(shapes)
+}
+
 /// A point's combined threat and value from its four shapes.
 pub(crate) fn combine(shapes: [u8; 4]) -> (Threat, i32) {
     let mut n = [0u8; 8];
@@ -294,5 +328,42 @@ mod tests {
         }
         assert_eq!(combine([OPEN_TWO, NONE, NONE, NONE]).0, Threat::Quiet);
         assert!(combine([FOUR, OPEN_THREE, NONE, NONE]).1 > combine([FOUR, NONE, NONE, NONE]).1);
+    }
+
+    #[test]
+    fn black_s_forbidden_shapes_in_renju_are_holes() {
+        // Double four (also an open four with a four) and double three: nothing for black.
+        for shapes in [
+            [FOUR, FOUR, NONE, NONE],
+            [OPEN_FOUR, FOUR, NONE, NONE],
+            [OPEN_THREE, OPEN_THREE, TWO, NONE],
+            [OPEN_THREE, OPEN_THREE, OPEN_THREE, NONE],
+        ] {
+            assert_eq!(
+                combine_renju_black(shapes),
+                (Threat::Quiet, 0),
+                "{shapes:?}"
+            );
+            assert_eq!(combined_renju_black(shapes), (Threat::Quiet, 0));
+        }
+        // Five wins whatever else the move makes; four-three and a lone open four stay.
+        assert_eq!(
+            combine_renju_black([FIVE, FOUR, FOUR, NONE]).0,
+            Threat::Five
+        );
+        assert_eq!(
+            combine_renju_black([FOUR, OPEN_THREE, NONE, NONE]).0,
+            Threat::FourThree
+        );
+        assert_eq!(
+            combine_renju_black([OPEN_FOUR, NONE, NONE, NONE]).0,
+            Threat::OpenFour
+        );
+        for shapes in [
+            [FOUR, OPEN_THREE, TWO, NONE],
+            [NONE, OPEN_TWO, THREE, THREE],
+        ] {
+            assert_eq!(combine_renju_black(shapes), combine(shapes));
+        }
     }
 }

@@ -12,6 +12,13 @@
 //! `x,y` is the point with column `x` and row `size - 1 - y`: `0,0` is `A19` on 19x19 and
 //! `7,7` is `H8` (the centre) on 15x15.
 //!
+//! # Rules
+//! `INFO rule` sets Gomocup's rule bits: 0 freestyle, 1 exactly five, 4 Renju (the `renju`
+//! preset without an opening rule, on `START`'s board; the bit 1 that may come with it is
+//! implied).
+//! Continuous games (2) and Caro (8) are refused. A Renju rule set on the command line is
+//! played without its tournament opening too: pbrain cannot express swap decisions.
+//!
 //! # Captures
 //! With a rule set that captures (pente, keryo), `TURN` applies the opponent's stone through
 //! the rules core, captures included, and `BOARD` lists the whole game in the order it was
@@ -48,9 +55,50 @@ pub enum SetupError {
     Opening(Opening),
 }
 
+/// The rule chosen with `INFO rule`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GomocupRule {
+    /// 0: five or more wins.
+    Freestyle,
+    /// 1: exactly five wins.
+    ExactFive,
+    /// 4 (with or without 1): Renju.
+    Renju,
+}
+
+impl GomocupRule {
+    /// The rule of `INFO rule` bits, or why they are refused.
+    fn of_bits(bits: u32) -> Result<GomocupRule, String> {
+        match bits {
+            0 => Ok(GomocupRule::Freestyle),
+            1 => Ok(GomocupRule::ExactFive),
+            4 | 5 => Ok(GomocupRule::Renju),
+            _ => Err(format!(
+                "ERROR INFO rule {bits}: only 0 (freestyle), 1 (exactly five) and 4 (Renju) \
+                 are supported"
+            )),
+        }
+    }
+}
+
 impl Setup {
     /// The rule set with the session's overrides.
-    fn rules(&self, size: Option<u8>, overline_wins: Option<bool>) -> Result<RuleSet, SetupError> {
+    fn rules(&self, size: Option<u8>, rule: Option<GomocupRule>) -> Result<RuleSet, SetupError> {
+        let renju =
+            rule == Some(GomocupRule::Renju) || (rule.is_none() && self.preset == Preset::Renju);
+        if renju {
+            // Renju's own options are fixed; the board side comes from START.
+            let mut options = vec!["opening=none".to_string()];
+            if let Some(n) = size {
+                options.push(format!("size={n}"));
+            }
+            return Ok(RuleSet::with_options(Preset::Renju, &options)?);
+        }
+        let overline_wins = match rule {
+            Some(GomocupRule::Freestyle) => Some(true),
+            Some(GomocupRule::ExactFive) => Some(false),
+            _ => None,
+        };
         let mut options: Vec<String> = self.options.clone();
         let mut replace = |key: &str, value: String| {
             options.retain(|o| {
@@ -98,8 +146,8 @@ pub struct Session {
     player: Box<dyn Player>,
     game: Option<Game>,
     limits: Limits,
-    /// From `INFO rule`: bit 1 set means exactly five wins (no overline).
-    overline_wins: Option<bool>,
+    /// From `INFO rule`: freestyle, exactly five or Renju.
+    rule: Option<GomocupRule>,
     /// The board side of the last `START`.
     size: Option<u8>,
     /// `x, y, who` of a `BOARD` command being read, until `DONE`.
@@ -124,7 +172,7 @@ impl Session {
             setup,
             game: None,
             limits: Limits::default(),
-            overline_wins: None,
+            rule: None,
             size: None,
             board: None,
         })
@@ -212,7 +260,7 @@ impl Session {
             out.push(format!("ERROR `{rest}` is not a board size"));
             return;
         };
-        match self.setup.rules(Some(n), self.overline_wins) {
+        match self.setup.rules(Some(n), self.rule) {
             Ok(rules) => {
                 self.size = Some(n);
                 self.player = player_for(&rules, self.setup.level);
@@ -303,20 +351,24 @@ impl Session {
                 },
                 Err(_) => out.push(format!("ERROR INFO {key}: `{value}` is not a number")),
             },
-            "rule" => match value.parse::<u32>() {
-                Ok(bits) if bits & !1 == 0 => {
-                    self.overline_wins = Some(bits & 1 == 0);
+            "rule" => match value.parse::<u32>().map(GomocupRule::of_bits) {
+                Ok(Ok(rule)) => {
+                    self.rule = Some(rule);
                     // Takes effect at once between games, else at the next START.
                     if let (Some(g), Some(n)) = (self.game.as_ref(), self.size)
                         && g.record().is_empty()
-                        && let Ok(rules) = self.setup.rules(Some(n), self.overline_wins)
                     {
-                        self.game = Some(Game::new(rules));
+                        match self.setup.rules(Some(n), self.rule) {
+                            Ok(rules) => {
+                                self.player = player_for(&rules, self.setup.level);
+                                self.player.reset();
+                                self.game = Some(Game::new(rules));
+                            }
+                            Err(e) => out.push(format!("ERROR INFO rule on a {n}x{n} board: {e}")),
+                        }
                     }
                 }
-                Ok(bits) => out.push(format!(
-                    "ERROR INFO rule {bits}: only 0 (freestyle) and 1 (exactly five) are supported"
-                )),
+                Ok(Err(e)) => out.push(e),
                 Err(_) => out.push(format!("ERROR INFO rule: `{value}` is not a number")),
             },
             // Accepted and not needed: memory, game type, evaluation requests, a folder.

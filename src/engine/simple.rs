@@ -487,6 +487,10 @@ mod tests {
                 }
             }
         }
+        // Renju: black's forbidden points, and both tournament openings' decisions.
+        for v in ["opening=none", "opening=taraguchi-10", "opening=soosorv-8"] {
+            out.push(RuleSet::with_options(Preset::Renju, &[v]).expect("a renju rule set"));
+        }
         out
     }
 

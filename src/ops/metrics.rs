@@ -57,12 +57,16 @@ pub const DB_COMMIT_SECONDS: &str = "gomoku_db_commit_seconds";
 pub const DB_CONNECTIONS_IN_USE: &str = "gomoku_db_connections_in_use";
 /// Storage failures, by kind.
 pub const DB_ERRORS: &str = "gomoku_db_errors_total";
+/// Discord REST requests the bot counts where it calls, by operation and HTTP status.
+pub const REST_REQUESTS: &str = "gomoku_discord_requests_total";
 /// Discord REST requests that failed, as the handlers saw them, by HTTP status.
 pub const REST_FAILURES: &str = "gomoku_discord_rest_failures_total";
-/// Discord rate limits met (serenity's own limiter only).
+/// Times serenity's rate limiter held a request back (after a 429, or a route's bucket empty).
 pub const REST_RATE_LIMITED: &str = "gomoku_discord_rate_limited_total";
 /// Gateway sessions begun, by kind (`identify`: a new session, `resume`: a resumed one).
 pub const GATEWAY_SESSIONS: &str = "gomoku_gateway_sessions_total";
+/// Gateway connections after a shard's first session: resumed, or a new session identified.
+pub const GATEWAY_RECONNECTS: &str = "gomoku_gateway_reconnects_total";
 /// Shards of this process connected to the gateway.
 pub const GATEWAY_SHARDS_CONNECTED: &str = "gomoku_gateway_shards_connected";
 /// The last heartbeat's round trip, per shard, in seconds.
@@ -133,7 +137,10 @@ pub fn describe() {
         Unit::Seconds,
         "Engine thinking time per move, by level."
     );
-    describe_counter!(ENGINE_NODES, "Positions visited by the engine's search.");
+    describe_counter!(
+        ENGINE_NODES,
+        "Positions visited by the engine's search, by level (per second: over the thinking time)."
+    );
     describe_gauge!(ENGINE_JOBS_WAITING, "Engine jobs waiting for a thread.");
     describe_gauge!(ENGINE_WORKERS_BUSY, "Engine threads thinking now.");
     describe_histogram!(
@@ -147,16 +154,24 @@ pub fn describe() {
     );
     describe_counter!(DB_ERRORS, "Storage failures, by kind.");
     describe_counter!(
+        REST_REQUESTS,
+        "Discord REST requests of the games, by operation and status."
+    );
+    describe_counter!(
         REST_FAILURES,
         "Failed Discord REST requests seen by handlers, by status."
     );
     describe_counter!(
         REST_RATE_LIMITED,
-        "Discord rate limits met by serenity's limiter."
+        "Requests held back by serenity's rate limiter (global: after a 429; route: after a 429 or with the route's bucket empty)."
     );
     describe_counter!(
         GATEWAY_SESSIONS,
         "Gateway sessions begun (identify or resume)."
+    );
+    describe_counter!(
+        GATEWAY_RECONNECTS,
+        "Gateway reconnections after a shard's first session (resumed or identified anew)."
     );
     describe_gauge!(
         GATEWAY_SHARDS_CONNECTED,
@@ -259,17 +274,21 @@ pub fn game_counts(active: u64, overdue: u64, open_challenges: u64) {
 
 /// Counts a move the engine played at `level` after thinking `took`.
 pub fn engine_move(level: u8, took: Duration) {
-    let level = LEVELS.get(usize::from(level)).copied().unwrap_or("other");
+    let level = level_label(level);
     counter!(ENGINE_MOVES, "level" => level).increment(1);
     histogram!(ENGINE_THINKING_SECONDS, "level" => level).record(took.as_secs_f64());
 }
 
-/// Level labels (levels are 1 to 5).
-const LEVELS: [&str; 6] = ["0", "1", "2", "3", "4", "5"];
+/// A level as a label (levels are 1 to 5), from a fixed set.
+fn level_label(level: u8) -> &'static str {
+    const LEVELS: [&str; 6] = ["0", "1", "2", "3", "4", "5"];
+    LEVELS.get(usize::from(level)).copied().unwrap_or("other")
+}
 
-/// Counts positions the engine's search visited.
-pub fn engine_nodes(nodes: u64) {
-    counter!(ENGINE_NODES).increment(nodes);
+/// Counts positions the engine's search visited at `level` (the nodes per second are this
+/// counter's rate over the rate of [`ENGINE_THINKING_SECONDS`]'s sum, by level).
+pub fn engine_nodes(level: u8, nodes: u64) {
+    counter!(ENGINE_NODES, "level" => level_label(level)).increment(nodes);
 }
 
 /// Sets how many engine jobs wait for a thread (or, once workers exist, a worker).
@@ -297,6 +316,12 @@ pub fn db_error(kind: &'static str) {
     counter!(DB_ERRORS, "kind" => kind).increment(1);
 }
 
+/// Counts a Discord REST request of operation `op` (a fixed set) that ended with HTTP status
+/// `status` (0: no answer).
+pub fn rest_request(op: &'static str, status: u16) {
+    counter!(REST_REQUESTS, "op" => op, "status" => status_label(status)).increment(1);
+}
+
 /// Counts a failed Discord REST request with HTTP status `status` (0: no answer).
 pub fn rest_failure(status: u16) {
     counter!(REST_FAILURES, "status" => status_label(status)).increment(1);
@@ -305,6 +330,7 @@ pub fn rest_failure(status: u16) {
 /// A status code as a label, from a fixed set.
 fn status_label(status: u16) -> &'static str {
     match status {
+        200..=299 => "2xx",
         400 => "400",
         401 => "401",
         403 => "403",
@@ -326,6 +352,11 @@ pub fn rate_limited(global: bool) {
 /// Counts a gateway session begun: `identify` (a new session) or `resume`.
 pub fn gateway_session(kind: &'static str) {
     counter!(GATEWAY_SESSIONS, "kind" => kind).increment(1);
+}
+
+/// Counts a gateway reconnection: a shard resumed, or identified again after its first session.
+pub fn gateway_reconnect() {
+    counter!(GATEWAY_RECONNECTS).increment(1);
 }
 
 /// Sets the connected shards and each shard's last heartbeat round trip.
@@ -415,7 +446,7 @@ mod tests {
     #[test]
     fn status_labels_stay_in_a_fixed_set() {
         let labels: std::collections::BTreeSet<&str> = (0..=1000).map(status_label).collect();
-        assert_eq!(labels.len(), 8, "{labels:?}");
+        assert_eq!(labels.len(), 9, "{labels:?}");
     }
 
     #[tokio::test]

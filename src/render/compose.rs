@@ -4,7 +4,10 @@
 
 use super::cache::{Background, Quantizer};
 use super::layout::{FOOTER_PAD_TOP, Layout, ROW_H};
-use super::paint::{Canvas, Look, RgbBuf, STONE_RADIUS, Sprite, coverage, segment_distance};
+use super::marks::{self, Mark};
+use super::paint::{
+    Canvas, Look, RgbBuf, STONE_RADIUS, Sprite, coverage, filled, segment_distance,
+};
 use super::scene::{LineMark, Part, RowMark, Scene};
 use super::text;
 use super::theme::{Colours, Rgb};
@@ -38,6 +41,7 @@ struct Cells {
     n: usize,
     stones: Vec<Option<(u8, Look)>>,
     crossed: Vec<bool>,
+    marks: Vec<Option<Mark>>,
     lines: Vec<LinePx>,
 }
 
@@ -48,6 +52,12 @@ impl Cells {
         for &(p, colour, look) in &scene.stones {
             if let Some(c) = stones.get_mut(usize::from(p.row()) * n + usize::from(p.col())) {
                 *c = Some((colour, look));
+            }
+        }
+        let mut marks = vec![None; n * n];
+        for &(p, mark) in &scene.marks {
+            if let Some(m) = marks.get_mut(usize::from(p.row()) * n + usize::from(p.col())) {
+                *m = Some(mark);
             }
         }
         let lines: Vec<LinePx> = scene.lines.iter().map(|l| LinePx::new(l, layout)).collect();
@@ -67,8 +77,14 @@ impl Cells {
             n,
             stones,
             crossed,
+            marks,
             lines,
         }
+    }
+
+    /// Whether a cell is drawn through an RGB tile: a line crosses it or it carries a mark.
+    fn needs_tile(&self, i: usize) -> bool {
+        self.crossed[i] || self.marks[i].is_some()
     }
 
     /// Paints one cell in RGB: the board under it, its stone, the lines over it.
@@ -95,12 +111,15 @@ impl Cells {
             if let Some((colour, Look::Last)) = self.stones[i]
                 && let Some(look) = colours.stones.get(usize::from(colour).wrapping_sub(1))
             {
-                let c = (tile.w / 2) as f32;
-                let r = 0.3 * STONE_RADIUS * tile.w as f32;
+                let c = (tile.width() / 2) as f32;
+                let r = 0.3 * STONE_RADIUS * tile.width() as f32;
                 tile.paint_sdf((c - r, c - r, c + r, c + r), look.mark, 1.0, |x, y| {
                     ((x - c).powi(2) + (y - c).powi(2)).sqrt() - r
                 });
             }
+        }
+        if let Some(mark) = self.marks[i] {
+            marks::paint(mark, tile, colours);
         }
     }
 }
@@ -114,24 +133,22 @@ pub(crate) fn compose_rgb(
     colours: &Colours,
 ) -> RgbBuf {
     let (w, h) = (layout.width, layout.height());
-    let mut img = RgbBuf::filled(w, h, colours.footer);
-    img.px[..bg.rgb.px.len()].copy_from_slice(&bg.rgb.px);
+    let mut img = filled(w, h, colours.footer);
+    let board = bg.rgb.as_raw();
+    let px: &mut [u8] = &mut img;
+    px[..board.len()].copy_from_slice(board);
     let top = layout.width as i32;
     img.fill_rect(0, top, w as i32, top + 2, colours.footer_rule);
     let cells = Cells::of(scene, layout);
     let s = layout.cell;
-    let mut tile = RgbBuf::filled(s, s, [0; 3]);
+    let mut tile = filled(s, s, [0; 3]);
     for i in 0..cells.n * cells.n {
-        if cells.stones[i].is_none() && !cells.crossed[i] {
+        if cells.stones[i].is_none() && !cells.needs_tile(i) {
             continue;
         }
         let (x0, y0) = layout.cell_origin((i % cells.n) as u8, (i / cells.n) as u8);
         cells.paint_tile(i, x0, y0, bg, colours, &mut tile);
-        for ty in 0..s {
-            for tx in 0..s {
-                img.set(x0 as u32 + tx, y0 as u32 + ty, tile.get(tx, ty));
-            }
-        }
+        image::imageops::replace(&mut img, &tile, x0.into(), y0.into());
     }
     let mut footer = Footer {
         canvas: &mut img,
@@ -157,16 +174,16 @@ pub(crate) fn compose_indexed(
     idx.resize((w * h) as usize, quant.index_of(colours.footer));
     let cells = Cells::of(scene, layout);
     let s = layout.cell;
-    let mut tile = RgbBuf::filled(s, s, [0; 3]);
+    let mut tile = filled(s, s, [0; 3]);
     let wu = w as usize;
     for i in 0..cells.n * cells.n {
         let (x0, y0) = layout.cell_origin((i % cells.n) as u8, (i / cells.n) as u8);
         let base = y0 as usize * wu + x0 as usize;
-        if cells.crossed[i] {
+        if cells.needs_tile(i) {
             cells.paint_tile(i, x0, y0, bg, colours, &mut tile);
             for ty in 0..s as usize {
                 for tx in 0..s as usize {
-                    let p = &tile.px[(ty * s as usize + tx) * 3..];
+                    let p = &tile.as_raw()[(ty * s as usize + tx) * 3..];
                     idx[base + ty * wu + tx] = quant.index(p[0], p[1], p[2]);
                 }
             }
@@ -269,8 +286,8 @@ impl LinePx {
         } else {
             colours.line_core
         };
-        for ty in 0..tile.h as i32 {
-            for tx in 0..tile.w as i32 {
+        for ty in 0..tile.height() as i32 {
+            for tx in 0..tile.width() as i32 {
                 let px = (x0 + tx) as f32 + 0.5;
                 let py = (y0 + ty) as f32 + 0.5;
                 let (d, t) = segment_distance(px, py, self.a, self.b);
@@ -295,7 +312,8 @@ impl LinePx {
 
 /// Size of the footer's stone icons.
 pub(crate) const ICON_SIZE: u32 = 28;
-const NAME_EM: f32 = 21.0;
+/// Em size of the players' names.
+pub(crate) const NAME_EM: f32 = 21.0;
 const SMALL_EM: f32 = 18.0;
 const MARGIN: f32 = 16.0;
 
@@ -350,7 +368,16 @@ fn draw_footer(
         } else {
             colours.text
         };
-        text::draw(buf, &shaped, name_x, baseline, colour);
+        // The name's box: its row, from just after the icon to the room's right edge (a
+        // couple of pixels for a last glyph's overhang; the captures are 20 px further).
+        let top = (FOOTER_PAD_TOP + i as u32 * ROW_H) as i32;
+        let clip = (
+            name_x as i32 - 4,
+            top,
+            right.ceil() as i32 + 2,
+            top + ROW_H as i32,
+        );
+        text::draw_in(buf, &shaped, name_x, baseline, colour, clip);
     }
     if let Some(split) = scene.team_split {
         // Between the two teams, a short rule under the names.

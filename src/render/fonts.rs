@@ -171,7 +171,7 @@ fn emoji_by_default(c: char) -> bool {
 }
 
 /// Pictographs that may start a ZWJ sequence although they are text by default (❤, ☠, ♀…).
-fn is_pictographic(c: char) -> bool {
+pub(crate) fn is_pictographic(c: char) -> bool {
     emoji_by_default(c) || matches!(c as u32, 0x2600..=0x27BF | 0x1F000..=0x1FAFF)
 }
 

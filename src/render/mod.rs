@@ -31,7 +31,10 @@
 //! anti-aliased: colour 1 black, 2 white, 3 vermilion with a ring, 4 blue with a diamond, so
 //! the four stay apart by brightness or mark, not by hue alone. The last stone carries a dot,
 //! the stones it captured stay as faint crossed-out ghosts, a winning line is drawn through its
-//! stones, and a line waiting for the extra-time capture is drawn dashed.
+//! stones, and a line waiting for the extra-time capture is drawn dashed. In Renju, while
+//! black is to move, each of black's forbidden points carries a small red cross (unless
+//! [`RenderOptions::forbidden_marks`] is off), and the fifth moves offered in a tournament
+//! opening are translucent black stones numbered in the order of the offer.
 //!
 //! The footer has one row per colour (seats are named through `Game::seat_of_colour`, so a
 //! swap shows the right person): a ▶ before the player who acts, a ★ before a winner, the
@@ -60,7 +63,9 @@ mod deflate;
 mod encode;
 mod fonts;
 mod layout;
+mod marks;
 mod paint;
+mod sanitize;
 mod scene;
 mod standings;
 mod text;
@@ -80,6 +85,7 @@ use scene::Scene;
 pub use standings::{
     DrawnTable, StandingsRow, StandingsTable, draw_standings, render_standings_png,
 };
+pub use text::name_strip;
 pub use theme::{Theme, UnknownTheme};
 
 /// The footer's words, so that the caller can translate them. English by default.
@@ -134,6 +140,8 @@ pub struct RenderOptions {
     pub coordinates: bool,
     /// A dot on the last stone played.
     pub highlight_last: bool,
+    /// Renju: a small red cross on each of black's forbidden points while black is to move.
+    pub forbidden_marks: bool,
     /// The footer's words.
     pub labels: Labels,
 }
@@ -144,6 +152,7 @@ impl Default for RenderOptions {
             theme: Theme::Light,
             coordinates: true,
             highlight_last: true,
+            forbidden_marks: true,
             labels: Labels::default(),
         }
     }
@@ -197,8 +206,18 @@ fn draw(scene: &Scene, players: usize, opts: &RenderOptions) -> Picture {
     }
 }
 
+/// The scene of a game as `opts` ask for it: with black's forbidden points marked in Renju
+/// unless they are turned off.
+fn scene(game: &Game, players: &[String], opts: &RenderOptions, t: Option<Point>) -> Scene {
+    let mut scene = Scene::of_game(game, players, &opts.labels, opts.highlight_last, t);
+    if opts.forbidden_marks {
+        scene.mark_forbidden(&marks::forbidden(game));
+    }
+    scene
+}
+
 fn picture(game: &Game, players: &[String], opts: &RenderOptions, t: Option<Point>) -> Picture {
-    let scene = Scene::of_game(game, players, &opts.labels, opts.highlight_last, t);
+    let scene = scene(game, players, opts, t);
     draw(&scene, scene.rows.len(), opts)
 }
 
@@ -246,11 +265,12 @@ pub fn render_png_with_alternative(
     alternative: Point,
     colour: u8,
 ) -> Vec<u8> {
-    let mut scene = Scene::of_game(game, players, &opts.labels, opts.highlight_last, None);
+    let mut scene = scene(game, players, opts, None);
     let size = game.size();
     let on_board = alternative.col() < size && alternative.row() < size;
     if on_board && game.stone_at(alternative).is_none() && (1..=4).contains(&colour) {
         scene.stones.retain(|s| s.0 != alternative);
+        scene.marks.retain(|m| m.0 != alternative);
         scene
             .stones
             .push((alternative, colour, paint::Look::Tentative));

@@ -3,6 +3,7 @@
 use crate::rules::{Captures, Game, Phase, Point, Status};
 
 use super::Labels;
+use super::marks::Mark;
 use super::paint::Look;
 
 /// A marker before a footer row's name.
@@ -51,6 +52,8 @@ pub(crate) struct Scene {
     pub size: u8,
     pub stones: Vec<(Point, u8, Look)>,
     pub lines: Vec<LineMark>,
+    /// Marks on points: Renju's forbidden points, the numbers of offered fifth moves.
+    pub marks: Vec<(Point, Mark)>,
     pub rows: Vec<Row>,
     /// With teams, the number of rows of the first team: a rule is drawn after them.
     pub team_split: Option<usize>,
@@ -187,14 +190,17 @@ impl Scene {
             }
             Status::Draw => status.push(Part::Text(labels.draw.clone(), false)),
         }
-        Scene {
+        let mut scene = Scene {
             size,
             stones,
             lines,
+            marks: Vec::new(),
             rows,
             team_split: (rules.teams && rules.players == 4).then_some(2),
             status,
-        }
+        };
+        scene.mark_candidates(game);
+        scene
     }
 }
 

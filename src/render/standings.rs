@@ -224,7 +224,14 @@ pub fn draw_standings(table: &StandingsTable, theme: Theme) -> DrawnTable {
         );
         let (clean, cut) = text::sanitize(&row.name);
         let shaped = text::fit(&clean, CELL_EM, (name_right - name_x).max(0.0), cut);
-        text::draw(&mut buf, &shaped, name_x, base, main);
+        // Tall or overhanging glyphs stay in the name's cell.
+        let clip = (
+            name_x as i32 - 4,
+            top as i32,
+            name_right.ceil() as i32 + 2,
+            (top + ROW_H) as i32,
+        );
+        text::draw_in(&mut buf, &shaped, name_x, base, main, clip);
         for (k, c) in row.cells.iter().enumerate() {
             // The points stand out; tiebreaks and games are muted.
             let colour = if k == 0 { main } else { soft };

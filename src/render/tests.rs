@@ -15,40 +15,110 @@ fn busy_game() -> Game {
     game
 }
 
+/// Checks that the palette path draws `scene` as the plain RGB drawing does.
+fn assert_fast_path_matches(scene: &Scene, theme: Theme) {
+    let opts = RenderOptions {
+        theme,
+        ..RenderOptions::default()
+    };
+    let fast = draw(scene, scene.rows.len(), &opts);
+    let layout = Layout::new(scene.size, true, scene.rows.len() as u32);
+    let bg = background(scene.size, theme, true);
+    let assets = theme_assets(theme);
+    let rgb = compose_rgb(scene, &layout, &bg, &assets.icons, theme.colours());
+    assert_eq!(rgb.len(), fast.idx.len() * 3);
+    let mut far = 0;
+    for (i, &v) in fast.idx.iter().enumerate() {
+        let want = &rgb.as_raw()[i * 3..i * 3 + 3];
+        let got = assets.quant.colour(v);
+        if want.iter().zip(got).any(|(a, b)| a.abs_diff(b) > 40) {
+            far += 1;
+        }
+    }
+    // Only footer glyph pixels blended twice through the palette may stray a little.
+    assert!(
+        far * 1000 < fast.idx.len(),
+        "{theme:?}: {far} pixels far apart"
+    );
+}
+
 #[test]
 fn the_fast_palette_path_matches_the_plain_rgb_drawing() {
     for theme in Theme::ALL {
         let game = busy_game();
-        let opts = RenderOptions {
-            theme,
-            ..RenderOptions::default()
-        };
         let scene = Scene::of_game(
             &game,
             &["Ann".into(), "漢字".into()],
-            &opts.labels,
+            &Labels::default(),
             true,
             None,
         );
-        let fast = draw(&scene, 2, &opts);
-        let layout = Layout::new(19, true, 2);
-        let bg = background(19, theme, true);
-        let assets = theme_assets(theme);
-        let rgb = compose_rgb(&scene, &layout, &bg, &assets.icons, theme.colours());
-        assert_eq!(rgb.px.len(), fast.idx.len() * 3);
-        let mut far = 0;
-        for (i, &v) in fast.idx.iter().enumerate() {
-            let want = &rgb.px[i * 3..i * 3 + 3];
-            let got = assets.quant.colour(v);
-            if want.iter().zip(got).any(|(a, b)| a.abs_diff(b) > 40) {
-                far += 1;
-            }
+        assert_fast_path_matches(&scene, theme);
+    }
+}
+
+/// Renju, black to move: H8 is a double three.
+fn renju_double_three() -> Game {
+    let mut game = Game::new(RuleSet::from_spec("renju opening=none").unwrap());
+    for t in "F8 A15 G8 C15 H9 E15 H10 G15".split(' ') {
+        game.apply_token(t).unwrap();
+    }
+    game
+}
+
+/// Taraguchi-10 with ten fifth moves offered.
+fn renju_offer() -> Game {
+    let mut game = Game::new(RuleSet::preset(Preset::Renju));
+    for t in "H8 keep H9 keep J8 keep H10 offer:G7,J10,K9,G10,J7,K7,G9,K8,J9,G8".split(' ') {
+        game.apply_token(t).unwrap();
+    }
+    game
+}
+
+#[test]
+fn marks_follow_the_position_and_the_option() {
+    let game = renju_double_three();
+    let h8 = Point::parse("H8", 15).unwrap();
+    let on = scene(&game, &[], &RenderOptions::default(), None);
+    assert_eq!(on.marks, vec![(h8, marks::Mark::Forbidden)]);
+    let off = RenderOptions {
+        forbidden_marks: false,
+        ..RenderOptions::default()
+    };
+    assert!(scene(&game, &[], &off, None).marks.is_empty());
+    // A tentative stone on the forbidden point replaces its cross.
+    let t = scene(&game, &[], &RenderOptions::default(), Some(h8));
+    assert!(t.marks.is_empty());
+
+    let game = renju_offer();
+    let s = scene(&game, &[], &RenderOptions::default(), None);
+    let numbers: Vec<(Point, marks::Mark)> = game
+        .offered()
+        .iter()
+        .enumerate()
+        .map(|(k, &p)| (p, marks::Mark::Number(k as u8 + 1)))
+        .collect();
+    assert_eq!(s.marks, numbers, "numbered in the order of the offer");
+    for &p in game.offered() {
+        assert!(s.stones.contains(&(p, 1, paint::Look::Tentative)));
+    }
+    // White to move in the selection: no forbidden points to mark, whatever the option.
+    assert!(s.marks.iter().all(|m| m.1 != marks::Mark::Forbidden));
+}
+
+#[test]
+fn marked_cells_match_the_plain_rgb_drawing_too() {
+    for theme in Theme::ALL {
+        for game in [renju_double_three(), renju_offer()] {
+            let s = scene(
+                &game,
+                &["Ann".into(), "Bo".into()],
+                &RenderOptions::default(),
+                None,
+            );
+            assert!(!s.marks.is_empty());
+            assert_fast_path_matches(&s, theme);
         }
-        // Only footer glyph pixels blended twice through the palette may stray a little.
-        assert!(
-            far * 1000 < fast.idx.len(),
-            "{theme:?}: {far} pixels far apart"
-        );
     }
 }
 

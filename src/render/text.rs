@@ -1,4 +1,4 @@
-//! Text: cleaning of hostile names, bidirectional order (unicode-bidi), grapheme clusters
+//! Text: names cleaned by `sanitize.rs`, bidirectional order (unicode-bidi), grapheme clusters
 //! (unicode-segmentation), a font per cluster (`fonts.rs`), shaping (rustybuzz), ellipsis,
 //! and drawing, with shared caches of shaped lines and of rasterised glyphs.
 //!
@@ -17,18 +17,10 @@ use unicode_bidi::BidiInfo;
 use unicode_segmentation::UnicodeSegmentation;
 
 use super::fonts::{self, Bundled};
-use super::paint::{Canvas, over_premul};
+use super::paint::{Canvas, Clip, filled, over_premul};
+pub(crate) use super::sanitize::sanitize;
 use super::theme::Rgb;
 
-/// Most grapheme clusters of a name that are kept; the rest could never fit on the picture.
-const MAX_NAME_CLUSTERS: usize = 80;
-/// Most characters of a name that are looked at (bounds the work on hostile input).
-const MAX_INPUT_CHARS: usize = 2000;
-/// Combining marks kept per cluster (stops "Zalgo" text from painting over other rows).
-const MAX_MARKS: usize = 3;
-/// Most characters kept in one cluster: enough for a family emoji with skin tones or a
-/// subdivision flag, far more than any conjunct.
-const MAX_CLUSTER_CHARS: usize = 16;
 /// Glyph rasters kept before the cache is emptied (bounds memory under hostile names).
 const GLYPH_CACHE_LIMIT: usize = 4096;
 /// Shaped lines kept before the cache is emptied.
@@ -262,6 +254,52 @@ pub(crate) fn draw(buf: &mut impl Canvas, shaped: &Shaped, x: f32, baseline: f32
     }
 }
 
+/// Draws shaped text like [`draw`], keeping every pixel inside `clip` (left, top, right,
+/// bottom; right and bottom outside): glyphs that overhang their advance or stack tall
+/// never paint over a neighbouring row or column.
+pub(crate) fn draw_in(
+    buf: &mut impl Canvas,
+    shaped: &Shaped,
+    x: f32,
+    baseline: f32,
+    colour: Rgb,
+    clip: (i32, i32, i32, i32),
+) {
+    let mut clipped = Clip {
+        canvas: buf,
+        rect: clip,
+    };
+    draw(&mut clipped, shaped, x, baseline, colour);
+}
+
+/// Shapes and draws one player's name as a board's footer does (cleaned, fitted to `room`
+/// pixels at the footer's size, clipped to its row) on a white strip of its own, and returns
+/// the strip's RGB pixels, `room + 8` by 38. `shape_again` bypasses the cache of shaped
+/// lines (the glyph rasters stay cached, as in a running bot) to measure what a name costs
+/// the first time it is drawn. For benchmarks.
+pub fn name_strip(name: &str, room: u32, shape_again: bool) -> Vec<u8> {
+    let em = super::compose::NAME_EM;
+    let (clean, cut) = sanitize(name);
+    let room_px = room as f32;
+    let shaped = if shape_again {
+        Arc::new(fit_uncached(&clean, em, room_px, cut))
+    } else {
+        fit(&clean, em, room_px, cut)
+    };
+    let (w, h) = (room + 8, super::layout::ROW_H);
+    let mut buf = filled(w, h, [255; 3]);
+    let baseline = h as f32 / 2.0 + cap_height(em) / 2.0;
+    draw_in(
+        &mut buf,
+        &shaped,
+        4.0,
+        baseline,
+        [0; 3],
+        (0, 0, w as i32, h as i32),
+    );
+    buf.into_raw()
+}
+
 /// Height above the baseline of capital letters, for centring text vertically.
 pub(crate) fn cap_height(em: f32) -> f32 {
     em * 0.73
@@ -406,129 +444,9 @@ fn embolden(w: u32, h: u32, cov: &[u8]) -> (u32, Vec<u8>) {
     (nw, out)
 }
 
-/// Characters that show nothing or steer layout: controls, bidi embeddings, overrides and
-/// isolates (U+202A..U+202E, U+2066..U+2069) that would reorder the rest of the footer,
-/// invisible fillers and separators. Joiners (ZWJ, ZWNJ), emoji variation selectors and
-/// emoji tags are kept: names need them.
-fn is_invisible(c: char) -> bool {
-    c.is_control()
-        || matches!(c as u32,
-            0x00AD | 0x034F | 0x061C | 0x115F..=0x1160 | 0x17B4..=0x17B5 | 0x180B..=0x180F
-            | 0x200B | 0x200E..=0x200F | 0x2028..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F
-            | 0x3164 | 0xFE00..=0xFE0D | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFB
-            | 0xE0000..=0xE001F | 0xE0080..=0xE0FFF)
-}
-
-/// A character that combines with the one before it (a non-zero combining class).
-fn is_mark(c: char) -> bool {
-    unicode_ccc::get_canonical_combining_class(c) as u8 != 0
-}
-
-/// Appends one grapheme cluster, trimmed: at most [`MAX_MARKS`] combining marks and
-/// [`MAX_CLUSTER_CHARS`] characters, emoji tags only after a black flag.
-fn push_cluster(out: &mut String, cluster: &str) {
-    let flag = cluster.starts_with('\u{1F3F4}');
-    let mut marks = 0;
-    for (n, c) in cluster.chars().enumerate() {
-        if n >= MAX_CLUSTER_CHARS {
-            break;
-        }
-        if matches!(c as u32, 0xE0020..=0xE007F) && !flag {
-            continue;
-        }
-        if is_mark(c) {
-            marks += 1;
-            if marks > MAX_MARKS {
-                continue;
-            }
-        }
-        out.push(c);
-    }
-}
-
-/// Cleans a display name: no control, format or bidi-override characters, one space between
-/// words, at most [`MAX_MARKS`] combining marks per cluster, no mark without a letter, and
-/// at most [`MAX_NAME_CLUSTERS`] grapheme clusters. Emoji sequences (ZWJ, skin tones, flags,
-/// keycaps) stay whole. Returns the text and whether it was cut.
-pub(crate) fn sanitize(name: &str) -> (String, bool) {
-    let mut cut = name.chars().nth(MAX_INPUT_CHARS).is_some();
-    let visible: String = name
-        .chars()
-        .take(MAX_INPUT_CHARS)
-        .map(|c| if c.is_whitespace() { ' ' } else { c })
-        .filter(|&c| !is_invisible(c))
-        .collect();
-    let mut out = String::new();
-    let mut clusters = 0;
-    let mut pending_space = false;
-    for cluster in visible.graphemes(true) {
-        let Some(first) = cluster.chars().next() else {
-            continue;
-        };
-        if first == ' ' {
-            pending_space = !out.is_empty();
-            continue;
-        }
-        if is_mark(first) || (out.is_empty() && first == '\u{200D}') {
-            continue; // a mark or joiner with nothing to attach to
-        }
-        if clusters + usize::from(pending_space) >= MAX_NAME_CLUSTERS {
-            cut = true;
-            break;
-        }
-        if pending_space {
-            out.push(' ');
-            clusters += 1;
-            pending_space = false;
-        }
-        push_cluster(&mut out, cluster);
-        clusters += 1;
-    }
-    (out, cut)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sanitize_drops_controls_and_collapses_spaces() {
-        assert_eq!(sanitize("  a\n\tb\u{7}  c  "), ("a b c".to_string(), false));
-        assert_eq!(sanitize("\u{202E}evil"), ("evil".to_string(), false));
-        assert_eq!(sanitize("a\u{2067}b\u{2069}"), ("ab".to_string(), false));
-        assert_eq!(sanitize(""), (String::new(), false));
-        assert_eq!(sanitize("\u{200B}\u{FEFF}"), (String::new(), false));
-        assert_eq!(sanitize("\u{0301}x"), ("x".to_string(), false));
-    }
-
-    #[test]
-    fn sanitize_limits_marks_and_length() {
-        let zalgo = format!("a{}", "\u{0301}".repeat(500));
-        assert_eq!(sanitize(&zalgo).0.chars().count(), 1 + MAX_MARKS);
-        let (long, cut) = sanitize(&"x".repeat(200));
-        assert!(cut);
-        assert_eq!(long.chars().count(), MAX_NAME_CLUSTERS);
-        let (huge, cut) = sanitize(&"y".repeat(100_000));
-        assert!(cut);
-        assert_eq!(huge.chars().count(), MAX_NAME_CLUSTERS);
-    }
-
-    #[test]
-    fn sanitize_keeps_emoji_sequences_and_joiners_whole() {
-        for s in [
-            "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}",
-            "\u{1F44D}\u{1F3FD}",
-            "\u{1F1EB}\u{1F1EE}",
-            "1\u{FE0F}\u{20E3}",
-            "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}",
-            "می\u{200C}خواهم",
-            "क्ष",
-        ] {
-            assert_eq!(sanitize(s), (s.to_string(), false), "{s:?}");
-        }
-        // Tags outside a flag sequence are dropped.
-        assert_eq!(sanitize("a\u{E0061}b").0, "ab");
-    }
 
     #[test]
     fn hebrew_is_shaped_right_to_left() {
@@ -613,5 +531,102 @@ mod tests {
         let r = raster(s.items[0].font, s.items[0].id, 21.0).expect("raster");
         assert!(matches!(r.pixels, Pixels::Colour(_)));
         assert!(r.w >= 18 && r.w <= 30, "scaled to the text: {}", r.w);
+    }
+
+    /// The box of pixels that drawing changes, if any: (left, top, right, bottom), right
+    /// and bottom outside.
+    fn ink(buf: &super::super::paint::RgbBuf, blank: [u8; 3]) -> Option<(u32, u32, u32, u32)> {
+        let mut b: Option<(u32, u32, u32, u32)> = None;
+        for y in 0..buf.height() {
+            for x in 0..buf.width() {
+                if buf.get(x, y) != blank {
+                    let e = b.get_or_insert((x, y, x + 1, y + 1));
+                    *e = (e.0.min(x), e.1.min(y), e.2.max(x + 1), e.3.max(y + 1));
+                }
+            }
+        }
+        b
+    }
+
+    const WHITE: Rgb = [255, 255, 255];
+
+    /// Draws a line unclipped in the middle of a large canvas; returns its ink box relative
+    /// to the pen's start and the baseline.
+    fn ink_relative(shaped: &Shaped) -> Option<(i32, i32, i32, i32)> {
+        let mut buf = filled(1200, 200, WHITE);
+        draw(&mut buf, shaped, 300.0, 100.0, [0, 0, 0]);
+        ink(&buf, WHITE).map(|(l, t, r, b)| {
+            (
+                l as i32 - 300,
+                t as i32 - 100,
+                r as i32 - 300,
+                b as i32 - 100,
+            )
+        })
+    }
+
+    /// The footer gives a name at em 21 a 38-pixel row whose baseline sits 7.7 pixels below
+    /// its middle (see `compose.rs`): real names in every script must fit in it whole, so
+    /// that the footer's clip never cuts them.
+    #[test]
+    fn fixture_names_fit_their_row_without_clipping() {
+        let em = 21.0;
+        let baseline_in_row = 19.0 + cap_height(em) / 2.0;
+        for (script, name) in fixture_names() {
+            let s = shape_uncached(name, em);
+            let (l, t, r, b) = ink_relative(&s).expect("ink");
+            assert!(l >= -4, "{script}: starts {l} px before the pen");
+            assert!(
+                r <= s.width.ceil() as i32 + 2,
+                "{script}: ends at {r}, advance {}",
+                s.width
+            );
+            assert!(
+                t as f32 + baseline_in_row >= 0.0,
+                "{script}: {t} above the baseline"
+            );
+            assert!(
+                (b as f32 + baseline_in_row) <= 38.0,
+                "{script}: {b} below the baseline"
+            );
+        }
+    }
+
+    #[test]
+    fn drawing_in_a_box_keeps_every_pixel_inside_it() {
+        let s = shape_uncached("Ẫ̃̃ W Ω \u{1F409}", 30.0);
+        let mut buf = filled(200, 60, WHITE);
+        draw_in(&mut buf, &s, 20.0, 40.0, [0, 0, 0], (25, 20, 60, 45));
+        let (l, t, r, b) = ink(&buf, WHITE).expect("some ink inside");
+        assert!(
+            l >= 25 && t >= 20 && r <= 60 && b <= 45,
+            "{:?}",
+            (l, t, r, b)
+        );
+        // Unclipped, the same line reaches outside that box.
+        let mut whole = filled(200, 60, WHITE);
+        draw(&mut whole, &s, 20.0, 40.0, [0, 0, 0]);
+        let (l, t, r, _) = ink(&whole, WHITE).expect("ink");
+        assert!(l < 25 && t < 20 && r > 60);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// Any name, cleaned and fitted to any room: no panic, an advance no wider than
+        /// the room, and the ink within a couple of pixels of it.
+        #[test]
+        fn any_name_fits_its_room(
+            name in super::super::sanitize::tests::name_strategy(),
+            room in 0.0f32..500.0,
+        ) {
+            let (clean, cut) = sanitize(&name);
+            let s = fit(&clean, 21.0, room, cut);
+            proptest::prop_assert!(s.width <= room, "{} > {room}", s.width);
+            if let Some((l, _, r, _)) = ink_relative(&s) {
+                proptest::prop_assert!(l >= -6, "{l}");
+                proptest::prop_assert!(r as f32 <= room + 6.0, "ink to {r}, room {room}");
+            }
+        }
     }
 }

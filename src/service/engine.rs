@@ -41,9 +41,12 @@ impl EngineTurn {
     /// As [`EngineTurn::think`] with another budget (tests and benchmarks).
     pub fn think_for(&self, budget: Duration) -> Option<Action> {
         let mut player = player_for(self.game.rules(), self.level);
-        player
+        let action = player
             .choose(&self.game, budget)
-            .filter(|&a| self.game.is_legal(a))
+            .filter(|&a| self.game.is_legal(a));
+        // With the thinking time of `engine_move`, the nodes per second.
+        crate::ops::metrics::engine_nodes(self.level.get(), player.nodes());
+        action
     }
 }
 

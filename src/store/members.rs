@@ -90,8 +90,8 @@ impl Store {
     /// [`StorageError`].
     pub async fn preferences(&self, user: UserId) -> Result<Option<Preferences>, StorageError> {
         let row = sqlx::query(
-            "SELECT confirm_move, highlight_last_move, show_coordinates, language, notify \
-             FROM user_preferences WHERE user_id = $1",
+            "SELECT confirm_move, highlight_last_move, show_coordinates, show_forbidden, \
+             language, notify FROM user_preferences WHERE user_id = $1",
         )
         .bind(user.to_db())
         .fetch_optional(&self.reader)
@@ -102,6 +102,7 @@ impl Store {
             confirm_move: flag(&row, "confirm_move")?,
             highlight_last_move: flag(&row, "highlight_last_move")?,
             show_coordinates: flag(&row, "show_coordinates")?,
+            show_forbidden: flag(&row, "show_forbidden")?,
             language: row.try_get("language")?,
             notify: Notify::parse(&notify)
                 .ok_or_else(|| StorageError::corrupt(format!("notify `{notify}`")))?,
@@ -120,16 +121,19 @@ impl Store {
     ) -> Result<(), StorageError> {
         sqlx::query(
             "INSERT INTO user_preferences (user_id, confirm_move, highlight_last_move, \
-             show_coordinates, language, notify, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7) \
+             show_coordinates, show_forbidden, language, notify, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
              ON CONFLICT (user_id) DO UPDATE SET confirm_move = excluded.confirm_move, \
              highlight_last_move = excluded.highlight_last_move, \
-             show_coordinates = excluded.show_coordinates, language = excluded.language, \
+             show_coordinates = excluded.show_coordinates, \
+             show_forbidden = excluded.show_forbidden, language = excluded.language, \
              notify = excluded.notify, updated_at = excluded.updated_at",
         )
         .bind(user.to_db())
         .bind(prefs.confirm_move)
         .bind(prefs.highlight_last_move)
         .bind(prefs.show_coordinates)
+        .bind(prefs.show_forbidden)
         .bind(&prefs.language)
         .bind(prefs.notify.name())
         .bind(now.0)

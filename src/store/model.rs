@@ -245,6 +245,8 @@ pub struct Preferences {
     pub highlight_last_move: bool,
     /// Draw coordinates around the board.
     pub show_coordinates: bool,
+    /// Renju: mark black's forbidden points on the board while black is to move.
+    pub show_forbidden: bool,
     /// A language (`en`, `es`, `fi`) that overrides the Discord client's locale.
     pub language: Option<String>,
     /// How to tell them it is their turn.
@@ -257,6 +259,7 @@ impl Default for Preferences {
             confirm_move: false,
             highlight_last_move: true,
             show_coordinates: true,
+            show_forbidden: true,
             language: None,
             notify: Notify::Mention,
         }

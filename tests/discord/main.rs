@@ -10,6 +10,7 @@ mod clocks;
 mod engine;
 mod fixtures;
 mod harness;
+mod names;
 mod ops;
 mod picker;
 mod ratings;

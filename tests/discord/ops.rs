@@ -18,11 +18,14 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use gomoku_bot::discord::{self, Registration};
 use gomoku_bot::i18n::I18n;
 use gomoku_bot::ops::shutdown::Drain;
-use gomoku_bot::service::{Service, ServiceConfig, SystemClock};
+use gomoku_bot::service::{GameView, GuildId, Service, ServiceConfig, SystemClock, UserId};
 use gomoku_bot::store::StoreOptions;
 
 use crate::bot::{content, is_ephemeral, play, start_two_player};
-use crate::support::fake_discord::{FakeConfig, FakeDiscord, Req, RunningBot, SlashCommand};
+use crate::support::fake_discord::{
+    FakeConfig, FakeDiscord, Req, RunningBot, SlashCommand, TestUser,
+};
+use serenity::all::{ChannelId, Permissions};
 
 /// The bot binary running as a child process, with its output collected line by line.
 struct BotProcess {
@@ -358,6 +361,20 @@ async fn metrics_count_exactly_what_was_played_and_readiness_follows_the_gateway
         value(&s, "gomoku_gateway_sessions_total", &[("kind", "identify")]),
         1.0
     );
+    // Discord REST requests of the games, by operation: the nine boards answered in the
+    // thread, the thread opened from the challenge, the first board posted there.
+    let requests = |op: &str| {
+        value(
+            &s,
+            "gomoku_discord_requests_total",
+            &[("op", op), ("status", "2xx")],
+        )
+    };
+    assert_eq!(requests("answer"), 9.0);
+    assert_eq!(requests("thread"), 1.0);
+    assert_eq!(requests("post"), 1.0);
+    assert_eq!(value(&s, "gomoku_discord_requests_total", &[]), 11.0);
+    assert_eq!(value(&s, "gomoku_discord_rest_failures_total", &[]), 0.0);
     assert!(
         observations(&s, "gomoku_db_commit_seconds", &[("op", "moves")]) >= 1.0,
         "moves are committed in groups, at least one commit"
@@ -366,7 +383,8 @@ async fn metrics_count_exactly_what_was_played_and_readiness_follows_the_gateway
     for sample in &s.samples {
         for (key, value) in sample.labels.iter() {
             assert!(
-                !value.chars().any(|c| c.is_ascii_digit()) || key == "le" || key == "shard",
+                !value.chars().any(|c| c.is_ascii_digit())
+                    || ["le", "shard", "status", "level"].contains(&key.as_str()),
                 "{} has an id-like label {key}={value}",
                 sample.metric
             );
@@ -607,4 +625,190 @@ async fn while_draining_interactions_are_answered_restarting_in_the_members_lang
     assert!(drain.wait_idle(Duration::from_secs(5)).await);
     fake.assert_all_requests_valid();
     bot.shutdown().await;
+}
+
+/// The only active game of `user`, as the bot (a child process) committed it to the database
+/// in `dir`.
+async fn only_game(dir: &Path, fake: &FakeDiscord, user: &TestUser) -> GameView {
+    let reader = Service::open(
+        &StoreOptions::for_file(&dir.join("bot.db")),
+        ServiceConfig::default(),
+        Arc::new(SystemClock),
+    )
+    .await
+    .expect("open the bot's database");
+    let guild = GuildId(fake.guild_id().get());
+    let games = reader
+        .active_games(guild, UserId(user.id))
+        .await
+        .expect("list the games");
+    assert_eq!(games.len(), 1, "{games:?}");
+    let view = reader.game(guild, games[0].id).await.expect("the game");
+    reader.close().await;
+    view
+}
+
+/// Whether a series of `name` matching `labels` is in the scrape.
+fn present(scrape: &Scrape, name: &str, labels: &[(&str, &str)]) -> bool {
+    scrape.samples.iter().any(|s| matches(s, name, labels))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gateway_reconnects_heartbeats_the_engine_and_refused_requests_show_in_the_metrics() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start_with(FakeConfig {
+        // Heartbeats every half second, so that a round trip is measured early.
+        heartbeat_interval_ms: 500,
+        ..slow_start()
+    })
+    .await;
+    fake.accept_resumes(true);
+    let bot = BotProcess::start(
+        &fake,
+        dir.path(),
+        "[metrics]\nlisten = \"127.0.0.1:0\"",
+        &[],
+    );
+    let addr = bot.listen_addr().await;
+    fake.wait_until_ready().await;
+    fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
+        .await;
+    readyz_becomes(addr, 200).await;
+    let heartbeat = [("shard", "0")];
+    let s = scrape_when(addr, |s| {
+        present(s, "gomoku_gateway_heartbeat_seconds", &heartbeat)
+    })
+    .await;
+    let latency = value(&s, "gomoku_gateway_heartbeat_seconds", &heartbeat);
+    assert!(
+        present(&s, "gomoku_gateway_heartbeat_seconds", &heartbeat)
+            && latency.is_finite()
+            && latency >= 0.0,
+        "shard 0's heartbeat round trip: {latency}"
+    );
+    let sessions =
+        |s: &Scrape, kind: &str| value(s, "gomoku_gateway_sessions_total", &[("kind", kind)]);
+    assert_eq!(sessions(&s, "identify"), 1.0);
+    assert_eq!(value(&s, "gomoku_gateway_reconnects_total", &[]), 0.0);
+
+    // Discord asks for a reconnect: the shard resumes its session.
+    assert!(fake.ask_reconnect());
+    let s = scrape_when(addr, |s| sessions(s, "resume") >= 1.0).await;
+    assert_eq!(fake.resumes(), 1);
+    assert_eq!(
+        (sessions(&s, "identify"), sessions(&s, "resume")),
+        (1.0, 1.0)
+    );
+    assert_eq!(value(&s, "gomoku_gateway_reconnects_total", &[]), 1.0);
+    readyz_becomes(addr, 200).await;
+    // The resumed session carries interactions: a game starts and a move is answered.
+    let alice = fake.add_user("alice");
+    let bob = fake.add_user("bob");
+    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+
+    // A resume refused (the session is gone): the shard identifies afresh.
+    fake.accept_resumes(false);
+    assert!(fake.ask_reconnect());
+    fake.wait_for_session(2).await;
+    let s = scrape_when(addr, |s| sessions(s, "identify") >= 2.0).await;
+    assert_eq!(
+        (sessions(&s, "identify"), sessions(&s, "resume")),
+        (2.0, 1.0)
+    );
+    assert_eq!(value(&s, "gomoku_gateway_reconnects_total", &[]), 2.0);
+    readyz_becomes(addr, 200).await;
+
+    // A board the thread refuses: the move, made from another channel, is acknowledged
+    // privately, and the refused post is counted with Discord's status.
+    fake.set_app_permissions(started.thread, Permissions::VIEW_CHANNEL);
+    let elsewhere = fake.add_text_channel("lounge");
+    let sent = fake
+        .send(
+            SlashCommand::new("move")
+                .by(&started.order[0])
+                .in_channel(elsewhere)
+                .string("at", "H8")
+                .integer("game", 1),
+        )
+        .await;
+    let ack = fake.next_request(&Req::callback(&sent)).await;
+    assert!(is_ephemeral(&ack), "{}", content(&ack));
+    fake.next_request(&Req::followup(&sent)).await;
+    let refused = [("op", "post"), ("status", "403")];
+    let s = scrape_when(addr, |s| {
+        value(s, "gomoku_discord_requests_total", &refused) >= 1.0
+    })
+    .await;
+    assert_eq!(value(&s, "gomoku_discord_requests_total", &refused), 1.0);
+    assert_eq!(value(&s, "gomoku_moves_committed_total", &[]), 1.0);
+
+    // A game against the engine (level 3): every move it plays is counted with its thinking
+    // time and the positions its search visited.
+    let the_bot = TestUser::new(fake.bot_user_id().get(), "gomoku-bot");
+    let carol = fake.add_user("carol");
+    let challenge = fake
+        .send(
+            SlashCommand::new("challenge")
+                .by(&carol)
+                .user("opponent", &the_bot)
+                .integer("game", 0)
+                .integer("level", 3),
+        )
+        .await;
+    let answer = fake.next_request(&Req::callback(&challenge)).await;
+    assert!(!is_ephemeral(&answer), "{}", content(&answer));
+    let thread = fake
+        .next_request(&Req::post("/channels/*/messages/*/threads"))
+        .await;
+    let thread = ChannelId::new(thread.created_id().expect("a thread id"));
+    // When the engine has the first turn, its opening move goes up in the thread first.
+    let view = only_game(dir.path(), &fake, &carol).await;
+    let engine_first = view
+        .seats
+        .iter()
+        .any(|s| s.seat == 1 && s.user.0 == the_bot.id);
+    let point = if engine_first {
+        fake.next_request(&Req::post(&format!("/channels/{thread}/messages")))
+            .await;
+        let view = only_game(dir.path(), &fake, &carol).await;
+        ["H8", "J9"]
+            .into_iter()
+            .find(|p| {
+                let p = gomoku_bot::rules::Point::parse(p, 15).expect("a point");
+                view.game.stone_at(p).is_none()
+            })
+            .expect("the engine placed one stone")
+    } else {
+        "H8"
+    };
+    // Carol moves, and the engine answers.
+    let (moved, reply) = play(&fake, &carol, thread, point).await;
+    assert!(!is_ephemeral(&reply), "{}", content(&reply));
+    fake.next_request(&Req::followup(&moved)).await;
+    let level = [("level", "3")];
+    let s = scrape_when(addr, |s| {
+        value(s, "gomoku_engine_moves_total", &level) >= 1.0
+            && value(s, "gomoku_engine_workers_busy", &[]) == 0.0
+    })
+    .await;
+    let engine_moves = value(&s, "gomoku_engine_moves_total", &level);
+    assert!(
+        engine_moves == 1.0 || engine_moves == 2.0,
+        "one answer, and the opening move when the engine had the first turn: {engine_moves}"
+    );
+    assert_eq!(
+        observations(&s, "gomoku_engine_thinking_seconds", &level),
+        engine_moves,
+        "one thinking time per engine move"
+    );
+    assert!(
+        value(&s, "gomoku_engine_nodes_total", &level) > 0.0,
+        "the search visited positions"
+    );
+    assert_eq!(value(&s, "gomoku_engine_jobs_waiting", &[]), 0.0);
+    assert_eq!(
+        value(&s, "gomoku_games_started_total", &[("family", "gomoku")]),
+        2.0
+    );
+    fake.assert_all_requests_valid();
 }

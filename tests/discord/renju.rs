@@ -91,6 +91,32 @@ async fn select(
     (answer, Some(board))
 }
 
+/// The colour of a 15x15 board picture (coordinates shown, the default) at a point moved by
+/// `(dx, dy)` cells; the picture is the `board.png` a response carries.
+fn board_pixel(r: &RecordedRequest, point: &str, dx: f32, dy: f32) -> [u8; 3] {
+    let png = &r
+        .files()
+        .into_iter()
+        .find(|f| f.filename.as_deref() == Some("board.png"))
+        .expect("a board picture")
+        .data;
+    let img = image::load_from_memory(png).expect("a PNG").to_rgb8();
+    // The renderer's layout for 15x15 with coordinates: 49-pixel cells, 56 pixels to A15.
+    let col = "ABCDEFGHJKLMNOP".find(&point[..1]).expect("a column") as f32;
+    let row: f32 = point[1..].parse().expect("a row");
+    let x = 56.0 + (col + dx) * 49.0;
+    let y = 56.0 + (15.0 - row + dy) * 49.0;
+    img.get_pixel(x as u32, y as u32).0
+}
+
+/// Whether the small red cross of a forbidden point is drawn on `point`.
+fn crossed(r: &RecordedRequest, point: &str) -> bool {
+    [0.08f32, 0.12, -0.08, -0.12].iter().any(|&d| {
+        let c = board_pixel(r, point, d, d);
+        c[0] > 120 && c[1] < 80 && c[2] < 80
+    })
+}
+
 fn has_picture(r: &RecordedRequest) -> bool {
     r.files()
         .iter()
@@ -319,6 +345,13 @@ async fn a_soosorv_8_opening_through_the_choice_of_the_fifth_move() {
     let text = content(&followup);
     assert!(text.contains("offered 3 fifth moves"), "{text}");
     assert!(has_picture(&followup));
+    // The candidates are translucent stones on the picture: darker than the bare wood.
+    let shade = |c: [u8; 3]| c.iter().map(|&v| u32::from(v)).sum::<u32>();
+    let wood = shade(board_pixel(&followup, "B2", 0.3, 0.3));
+    for p in &picked {
+        let stone = shade(board_pixel(&followup, p, 0.33, 0.25));
+        assert!(stone + 100 < wood, "{p}: {stone} against the wood's {wood}");
+    }
     // One numbered button per candidate, for the white player only.
     let board = latest(&fake, thread);
     let chooses = ids_with(&board, "rj:choose:");
@@ -339,6 +372,79 @@ async fn a_soosorv_8_opening_through_the_choice_of_the_fifth_move() {
     assert_eq!(mentions(&text), vec![first.user_id().get()], "{text}");
     let (_, r) = play(&fake, first, thread, "A1").await;
     assert!(!is_ephemeral(&r), "{}", content(&r));
+    fake.assert_all_requests_valid();
+    bot.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forbidden_points_are_marked_unless_the_player_to_move_turns_them_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let (fake, bot) = connected(dir.path()).await;
+    let alice = fake.add_user("alice");
+    let bob = fake.add_user("bob");
+    let started = start_two_player(&fake, &alice, &bob, &[("game", RENJU)]).await;
+    let thread = started.thread;
+    let [black, white] = &started.order;
+    let prefs = |on: bool| {
+        fake.send(
+            SlashCommand::new("prefs")
+                .by(black)
+                .boolean("forbidden", on),
+        )
+    };
+    let sent = prefs(false).await;
+    let saved = fake.next_request(&Req::callback(&sent)).await;
+    assert!(
+        is_ephemeral(&saved) && content(&saved).contains("Renju forbidden points marked: off"),
+        "{}",
+        content(&saved)
+    );
+    // Taraguchi-10 with every colour kept, to black's K8: a double three (H8 J8, K9 K10).
+    for (user, token) in [
+        (black, "H8"),
+        (white, "keep"),
+        (white, "H9"),
+        (black, "keep"),
+        (black, "J8"),
+        (white, "keep"),
+        (white, "H10"),
+        (black, "keep"),
+        (black, "K10"),
+        (white, "keep"),
+        (white, "A1"),
+        (black, "K9"),
+    ] {
+        let (_, r) = play(&fake, user, thread, token).await;
+        assert!(!is_ephemeral(&r), "{token}: {}", content(&r));
+    }
+    // Black is to move and sees the board with its own preferences: no cross.
+    let (_, r) = play(&fake, white, thread, "A2").await;
+    assert!(has_picture(&r));
+    assert!(!crossed(&r, "K8"), "marks are off for black");
+    let (_, refused) = play(&fake, black, thread, "K8").await;
+    assert!(
+        is_ephemeral(&refused),
+        "K8 is forbidden: {}",
+        content(&refused)
+    );
+    // Turned back on: the next board with black to move has the cross, and only there.
+    let sent = prefs(true).await;
+    let saved = fake.next_request(&Req::callback(&sent)).await;
+    assert!(
+        content(&saved).contains("Renju forbidden points marked: on"),
+        "{}",
+        content(&saved)
+    );
+    play(&fake, black, thread, "O15").await;
+    let (_, r) = play(&fake, white, thread, "A3").await;
+    assert!(crossed(&r, "K8"), "the forbidden K8 is marked");
+    assert!(
+        !crossed(&r, "K7") && !crossed(&r, "L8"),
+        "free points are not"
+    );
+    // White to move: black's forbidden points are not shown.
+    let (_, r) = play(&fake, black, thread, "O14").await;
+    assert!(!crossed(&r, "K8"));
     fake.assert_all_requests_valid();
     bot.shutdown().await;
 }

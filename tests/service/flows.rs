@@ -1057,10 +1057,15 @@ async fn preferences_default_and_round_trip() {
     );
     let defaults = Preferences::default();
     assert!(!defaults.confirm_move && defaults.highlight_last_move && defaults.show_coordinates);
+    assert!(
+        defaults.show_forbidden,
+        "Renju's forbidden points are marked by default"
+    );
     let mine = Preferences {
         confirm_move: true,
         highlight_last_move: false,
         show_coordinates: false,
+        show_forbidden: false,
         language: Some("es".into()),
         notify: Notify::DirectMessage,
     };

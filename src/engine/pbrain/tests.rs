@@ -167,7 +167,7 @@ fn bad_lines_are_answered_and_the_session_goes_on() {
     let out = run(
         &mut s,
         "TURN 1,1\nBEGIN\nSTART 15\nTURN\nTURN a,b\nTURN 99,99\nTURN 7,7\nTURN 7,7\nFOO bar\n\
-         INFO timeout_turn soon\nINFO rule 4\nTAKEBACK 0,0\nTAKEBACK x\nBOARD\n1,2\nDONE\n\
+         INFO timeout_turn soon\nINFO rule 2\nTAKEBACK 0,0\nTAKEBACK x\nBOARD\n1,2\nDONE\n\
          BEGIN\n\u{feff}\u{0}\nTURN 0,0\n",
     );
     let errors = out.iter().filter(|l| l.starts_with("ERROR")).count();
@@ -268,4 +268,105 @@ fn setups_pbrain_cannot_play_are_refused() {
         Session::new(setup(Preset::Gomoku, &["size=12"])),
         Err(SetupError::Rules(_))
     ));
+}
+
+#[test]
+fn info_rule_four_plays_renju_and_black_never_answers_on_a_forbidden_point() {
+    for level in [Level::MIN, Level::MAX] {
+        let mut s = Session::new(Setup {
+            level,
+            ..setup(Preset::Gomoku, &[])
+        })
+        .expect("setup");
+        let out = run(&mut s, "INFO rule 4\nSTART 15\n");
+        assert_eq!(out, ["OK"]);
+        let rules = *s.game.as_ref().expect("a game").rules();
+        assert!(rules.is_renju(), "{rules:?}");
+        assert_eq!(
+            rules.opening,
+            Opening::None,
+            "pbrain cannot express swap decisions"
+        );
+        // We are black (an even number of stones listed). Black's F8 G8 and H9 H10 make H8
+        // a double three, the point where both threes meet: tempting, and forbidden. White
+        // threatens nothing.
+        let board = "BOARD\n5,7,1\n0,0,2\n6,7,1\n14,0,2\n7,6,1\n0,14,2\n7,5,1\n14,14,2\nDONE\n";
+        let out = run(&mut s, board);
+        let ours = move_of(&out[0], 15);
+        let game = s.game.as_ref().expect("a game");
+        assert_eq!(game.stone_at(ours), Some(1), "the answer was played");
+        let mut before = game.clone();
+        before.undo().expect("our move undoes");
+        assert!(
+            before.forbidden_points().contains(&point("H8", 15)),
+            "the position has the forbidden point"
+        );
+        assert!(
+            !before.forbidden_points().contains(&ours),
+            "level {level:?} played the forbidden {}",
+            ours.name()
+        );
+        // The opponent's TURN on a forbidden point is refused as such. Black has two double
+        // threes far apart (H8, and M12 from K12 L12 with M13 M14): one white answer cannot
+        // take both away.
+        let mut s = Session::new(setup(Preset::Gomoku, &[])).expect("setup");
+        let black = ["5,7", "6,7", "7,6", "7,5", "9,3", "10,3", "11,2", "11,1"];
+        let white = ["0,0", "14,14", "0,14", "0,7", "14,7", "7,14", "3,14"];
+        let mut script = String::from("INFO rule 5\nSTART 15\nBOARD\n");
+        for (k, b) in black.iter().enumerate() {
+            script.push_str(&format!("{b},2\n"));
+            if let Some(w) = white.get(k) {
+                script.push_str(&format!("{w},1\n"));
+            }
+        }
+        script.push_str("DONE\n");
+        let out = run(&mut s, &script);
+        assert_eq!(out[0], "OK");
+        move_of(&out[1], 15);
+        let forbidden = s.game.as_ref().expect("a game").forbidden_points();
+        let p = forbidden.first().expect("a double three is left");
+        let xy = format!("{},{}", p.col(), 14 - p.row());
+        let out = run(&mut s, &format!("TURN {xy}\n"));
+        assert!(
+            out[0].starts_with(&format!("ERROR {xy}")) && out[0].contains("forbidden"),
+            "{out:?}"
+        );
+    }
+}
+
+#[test]
+fn renju_follows_start_s_board_and_other_rule_bits_are_refused() {
+    let mut s = Session::new(setup(Preset::Gomoku, &[])).expect("setup");
+    let out = run(&mut s, "INFO rule 4\nSTART 19\n");
+    assert_eq!(out, ["OK"]);
+    let rules = *s.game.as_ref().expect("a game").rules();
+    assert!(rules.is_renju() && rules.size == 19, "{rules:?}");
+    let out = run(&mut s, "START 15\nINFO rule 2\nINFO rule 8\n");
+    assert_eq!(out[0], "OK");
+    assert!(
+        out[1].contains("only 0 (freestyle), 1 (exactly five) and 4 (Renju)"),
+        "{out:?}"
+    );
+    assert!(out[2].starts_with("ERROR INFO rule 8"), "{out:?}");
+    assert!(
+        s.game.as_ref().expect("a game").rules().is_renju(),
+        "refused bits change nothing"
+    );
+    // Back to freestyle between games: the empty game takes the new rule at once.
+    assert_eq!(run(&mut s, "INFO rule 0\n"), Vec::<String>::new());
+    let rules = *s.game.as_ref().expect("a game").rules();
+    assert!(!rules.is_renju() && rules.overline_wins);
+}
+
+#[test]
+fn the_renju_preset_is_played_without_its_tournament_opening() {
+    let mut s = Session::new(setup(Preset::Renju, &[])).expect("renju over pbrain");
+    let out = run(&mut s, "START 15\nTURN 0,0\n");
+    assert_eq!(out[0], "OK");
+    // A first stone in the corner: no opening rule holds it to the centre.
+    let ours = move_of(&out[1], 15);
+    let game = s.game.as_ref().expect("a game");
+    assert!(game.rules().is_renju());
+    assert_eq!(game.stone_at(point("A15", 15)), Some(1));
+    assert_eq!(game.stone_at(ours), Some(2));
 }

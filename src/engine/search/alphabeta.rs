@@ -140,6 +140,13 @@ impl Search<'_> {
         if let Some(w) = self.immediate_win(me, &tac) {
             return (point(&self.b, w), WIN - 1, 1, Source::Forced);
         }
+        if !tac.opp_wins.is_empty()
+            && tac.opp_wins_forbidden == tac.opp_wins.len()
+            && tac.my_captures.is_empty()
+        {
+            // Renju: white's five comes on a point black may not play; nothing stops it.
+            return (point(&self.b, cands[0].cell), -(WIN - 2), 1, Source::Forced);
+        }
         let forced = self.forced_moves(me, &cands, &tac);
         let mut moves = match &forced {
             Some(f) if !f.is_empty() => f.clone(),

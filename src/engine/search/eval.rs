@@ -35,6 +35,14 @@ impl Search<'_> {
             // Two winning points and no capture to break them: lost.
             return -(WIN - ply - 1);
         }
+        if tac.my_wins.is_empty()
+            && !tac.opp_wins.is_empty()
+            && tac.opp_wins_forbidden == tac.opp_wins.len()
+            && tac.my_captures.is_empty()
+        {
+            // Renju: white's five comes on a point black may not play: lost.
+            return -(WIN - ply - 1);
+        }
         let (mi, oi) = (usize::from(me - 1), usize::from(opp - 1));
         let mut s = b.pattern[mi] * 11 / 10 - b.pattern[oi];
         // The shapes of the empty points (the moves each side has), and the tempo: the side to

@@ -161,6 +161,9 @@ pub struct SearchInfo {
 struct Tactics {
     my_wins: Vec<u16>,
     opp_wins: Vec<u16>,
+    /// How many of `opp_wins` the mover may not play (Renju's forbidden points for black):
+    /// when that is all of them, the mover cannot block.
+    opp_wins_forbidden: usize,
     my_captures: Vec<u16>,
 }
 
@@ -391,6 +394,10 @@ impl Player for Engine {
 
     fn reset(&mut self) {
         self.tt.clear();
+    }
+
+    fn nodes(&self) -> u64 {
+        self.info.nodes
     }
 }
 

@@ -27,12 +27,26 @@ impl Search<'_> {
         let capturing = b.captures != crate::rules::Captures::None;
         let (cap_me, cap_opp) = (b.captured(me), b.captured(opp));
         let goal = b.capture_win;
+        // Renju: black's forbidden points are no moves for black (checked exactly by the rules
+        // core), but a point where white makes five stays in `opp_wins`: black cannot block
+        // there, which is how white wins through a forbidden point.
+        let renju_black = me == 1 && b.game.rules().is_renju();
         for &i in &b.on_board {
             let i = usize::from(i);
             if b.cells[i] != EMPTY || b.near[i] == 0 {
                 continue;
             }
             if !self.legal_cell(i, check) {
+                continue;
+            }
+            if renju_black
+                && b.point(i)
+                    .is_some_and(|p| !b.game.is_legal(crate::rules::Action::Place(p)))
+            {
+                if b.line_threat_at(i, opp) && b.makes_line(i, opp) {
+                    tac.opp_wins.push(i as u16);
+                    tac.opp_wins_forbidden += 1;
+                }
                 continue;
             }
             let mut score = b.gain_at(i, me) * 4

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use serenity::all::{
-    Event, GatewayEvent, GuildChannel, GuildCreateEvent, Interaction, Message, Ready,
+    Event, GatewayEvent, GuildChannel, GuildCreateEvent, Interaction, Message, Ready, ResumedEvent,
 };
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
@@ -63,6 +63,7 @@ fn parse_error(event: &str, data: &Value) -> Option<String> {
         "READY" => reason::<Ready>(data),
         "MESSAGE_CREATE" => reason::<Message>(data),
         "THREAD_CREATE" => reason::<GuildChannel>(data),
+        "RESUMED" => reason::<ResumedEvent>(data),
         _ => return None,
     })
 }
@@ -99,11 +100,15 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>) {
         return;
     }
     let (tx, mut rx) = mpsc::unbounded_channel::<String>();
+    let connection = {
+        let mut st = shared.lock();
+        st.gateway.connections += 1;
+        st.gateway.connections
+    };
     let hello = json!({"op": 10, "s": null, "t": null, "d": {"heartbeat_interval": shared.config.heartbeat_interval_ms}});
     if sink.send(Frame::Text(hello.to_string())).await.is_err() {
         return;
     }
-    let mut session_number = None;
     loop {
         tokio::select! {
             outgoing = rx.recv() => {
@@ -128,8 +133,8 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>) {
                         let ack = json!({"op": 11, "s": null, "t": null, "d": null});
                         let _ = tx.send(ack.to_string());
                     }
-                    Some(2) => match identify(&shared, &frame, tx.clone()) {
-                        Some(number) => session_number = Some(number),
+                    Some(2) => match identify(&shared, &frame, tx.clone(), connection) {
+                        Some(_) => {}
                         None => {
                             let close = CloseFrame { code: CloseCode::Library(4004), reason: "Authentication failed.".into() };
                             let _ = sink.send(Frame::Close(Some(close))).await;
@@ -137,10 +142,11 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>) {
                         }
                     },
                     Some(6) => {
-                        // Sessions are not kept: tell the client to identify afresh.
-                        shared.lock().gateway.received.push(frame);
-                        let invalid = json!({"op": 9, "s": null, "t": null, "d": false});
-                        let _ = tx.send(invalid.to_string());
+                        if !resume(&shared, frame, tx.clone(), connection) {
+                            // Not resumable: tell the client to identify afresh.
+                            let invalid = json!({"op": 9, "s": null, "t": null, "d": false});
+                            let _ = tx.send(invalid.to_string());
+                        }
                     }
                     _ => shared.lock().gateway.received.push(frame),
                 }
@@ -152,16 +158,58 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>) {
         .gateway
         .current
         .as_ref()
-        .is_some_and(|s| Some(s.number) == session_number)
+        .is_some_and(|s| s.connection == connection)
     {
-        st.gateway.current = None;
+        st.gateway.resumable = st.gateway.current.take().map(|s| (s.number, s.seq));
     }
     drop(st);
     shared.bump();
 }
 
+/// Takes up the session a RESUME names on this connection, and says RESUMED, when resumes are
+/// accepted and it is the last session (live on a connection the client is leaving, or
+/// closed); else `false`.
+fn resume(
+    shared: &Shared,
+    frame: Value,
+    tx: mpsc::UnboundedSender<String>,
+    connection: u64,
+) -> bool {
+    let mut st = shared.lock();
+    let asked = frame["d"]["session_id"].as_str().map(str::to_owned);
+    st.gateway.received.push(frame);
+    if !st.gateway.accept_resumes {
+        return false;
+    }
+    let last = match &st.gateway.current {
+        Some(s) => Some((s.number, s.seq)),
+        None => st.gateway.resumable,
+    };
+    let Some((number, seq)) = last.filter(|(n, _)| asked == Some(format!("fake-session-{n}")))
+    else {
+        return false;
+    };
+    st.gateway.resumable = None;
+    st.gateway.resumes += 1;
+    st.gateway.current = Some(Session {
+        number,
+        seq,
+        tx,
+        connection,
+    });
+    enqueue(&mut st, "RESUMED", json!({}));
+    drop(st);
+    shared.bump();
+    true
+}
+
 /// Checks the token, makes this connection the current session, sends READY and GUILD_CREATE.
-fn identify(shared: &Shared, frame: &Value, tx: mpsc::UnboundedSender<String>) -> Option<u64> {
+fn identify(
+    shared: &Shared,
+    frame: &Value,
+    tx: mpsc::UnboundedSender<String>,
+    connection: u64,
+) -> Option<u64> {
     let token = frame["d"]["token"].as_str().unwrap_or_default();
     let accepted =
         token == shared.token || token.strip_prefix("Bot ") == Some(shared.token.as_str());
@@ -176,7 +224,12 @@ fn identify(shared: &Shared, frame: &Value, tx: mpsc::UnboundedSender<String>) -
     }
     st.gateway.sessions_started += 1;
     let number = st.gateway.sessions_started;
-    st.gateway.current = Some(Session { number, seq: 0, tx });
+    st.gateway.current = Some(Session {
+        number,
+        seq: 0,
+        tx,
+        connection,
+    });
     let ready = Fixture::Ready.fill(
         &Vars::new()
             .set("bot_user_id", shared.bot_user_id.to_string())

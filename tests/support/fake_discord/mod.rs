@@ -378,6 +378,29 @@ impl FakeDiscord {
         self.shared.gateway_open.send_replace(true);
     }
 
+    /// Asks the client to reconnect (opcode 7, as Discord does before it moves a session);
+    /// the client then resumes on a new connection. `false` when no session is live.
+    pub fn ask_reconnect(&self) -> bool {
+        let st = self.shared.lock();
+        let Some(session) = &st.gateway.current else {
+            return false;
+        };
+        let reconnect = serde_json::json!({"op": 7, "s": null, "t": null, "d": null});
+        session.tx.send(reconnect.to_string()).is_ok()
+    }
+
+    /// Whether a RESUME of the last session is accepted (answered RESUMED, the session goes
+    /// on) or refused (invalid session: the client identifies afresh, a new session). Refused
+    /// by default.
+    pub fn accept_resumes(&self, accept: bool) {
+        self.shared.lock().gateway.accept_resumes = accept;
+    }
+
+    /// Sessions resumed so far.
+    pub fn resumes(&self) -> u64 {
+        self.shared.lock().gateway.resumes
+    }
+
     /// Waits until a gateway session has identified and is live; returns its number (1 for the
     /// first connection, 2 after a restart, ...).
     ///

@@ -54,6 +54,8 @@ pub(crate) struct Session {
     pub number: u64,
     pub seq: u64,
     pub tx: mpsc::UnboundedSender<String>,
+    /// The websocket connection carrying it now (a resume moves it to another).
+    pub connection: u64,
 }
 
 /// Gateway bookkeeping.
@@ -65,6 +67,15 @@ pub(crate) struct GatewayState {
     pub identifies: Vec<Value>,
     /// Every other frame the client sent (heartbeats aside).
     pub received: Vec<Value>,
+    /// Websocket connections accepted so far (numbers them).
+    pub connections: u64,
+    /// Whether a RESUME of the last session is accepted (else: invalid session, identify).
+    pub accept_resumes: bool,
+    /// The last session whose connection closed, with its sequence number: what a RESUME
+    /// may take up.
+    pub resumable: Option<(u64, u64)>,
+    /// Sessions resumed so far.
+    pub resumes: u64,
 }
 
 /// What the fake knows of one injected interaction.

@@ -1,0 +1,86 @@
+//! Discord REST requests counted by operation and status (issue 17).
+//!
+//! serenity has no hook on each request it sends (its rate limiter only calls back when it
+//! holds a request back, which `http_client` counts), so the bot counts where it calls: a call
+//! wrapped in [`counted`] is counted with its operation, a name from the fixed set [`Op`]
+//! (bounded, unlike a route with its ids), and the status its result carries. The wrapped
+//! calls are those that carry the games: answers with a board, follow-ups, boards posted in a
+//! game's place, game threads, turn reminders, the engine's moves. Other calls' failures are
+//! still counted, by status, where the handlers see them (`ops::count_rest_failure`).
+
+use std::future::Future;
+
+use poise::serenity_prelude as serenity;
+
+use crate::ops::metrics;
+
+/// What a counted request does: the `op` label.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// The first answer to an interaction (a command's reply, a click's update).
+    Answer,
+    /// A follow-up message on an interaction.
+    Followup,
+    /// A message posted in a channel or thread.
+    Post,
+    /// A message edited (a closed challenge, a struck offer).
+    Edit,
+    /// A game's thread opened from its challenge message.
+    Thread,
+    /// A direct message (opening the channel, then the message).
+    DirectMessage,
+}
+
+impl Op {
+    /// The label value.
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Answer => "answer",
+            Op::Followup => "followup",
+            Op::Post => "post",
+            Op::Edit => "edit",
+            Op::Thread => "thread",
+            Op::DirectMessage => "direct_message",
+        }
+    }
+}
+
+/// The HTTP status a REST call's result carries: 200 for a success (Discord's 200 or 204),
+/// Discord's status for a refusal, 0 when no answer came (a connection error, a timeout).
+pub fn status_of<T>(result: &Result<T, serenity::Error>) -> u16 {
+    match result {
+        Ok(_) => 200,
+        Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(answer))) => {
+            answer.status_code.as_u16()
+        }
+        Err(serenity::Error::Http(serenity::HttpError::Request(e))) => {
+            e.status().map_or(0, |s| s.as_u16())
+        }
+        Err(_) => 0,
+    }
+}
+
+/// Runs one REST call and counts it under `op` with its status.
+///
+/// # Errors
+/// The call's own, unchanged.
+pub async fn counted<T>(
+    op: Op,
+    call: impl Future<Output = Result<T, serenity::Error>>,
+) -> Result<T, serenity::Error> {
+    let result = call.await;
+    metrics::rest_request(op.name(), status_of(&result));
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_success_and_errors_without_an_answer_have_their_statuses() {
+        assert_eq!(status_of::<()>(&Ok(())), 200);
+        let other: Result<(), serenity::Error> = Err(serenity::Error::Other("no answer"));
+        assert_eq!(status_of(&other), 0);
+    }
+}
