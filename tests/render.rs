@@ -980,3 +980,69 @@ fn golden_review_alternative_stone() {
     );
     assert_eq!(decode(&occupied), decode(&plain));
 }
+
+/// Every picture that shows names (the board, the replay, a review's boards, the standings
+/// and the review chart's title) cleans them on the same text path: invisible characters
+/// and a right-to-left override change none of them, and the replay's last frame draws the
+/// names in other scripts exactly as the board does.
+#[test]
+fn every_picture_with_names_cleans_and_draws_them_alike() {
+    let hostile = "\u{202E}Ann\u{200B}\u{2066} \u{FEFF}Lee\u{202C}";
+    let clean = "Ann Lee";
+    let g = play(RuleSet::preset(Preset::Pente), "K10 L10 K13 M10 N10");
+    let opts = RenderOptions::default();
+    let both = |a: &str| names(&[a, "Bo"]);
+    assert_eq!(
+        render_png(&g, &both(hostile), &opts),
+        render_png(&g, &both(clean), &opts)
+    );
+    let at = Point::parse("G8", 19).unwrap();
+    assert_eq!(
+        render_png_with_alternative(&g, &both(hostile), &opts, at, 1),
+        render_png_with_alternative(&g, &both(clean), &opts, at, 1)
+    );
+    assert_eq!(
+        render_replay_gif(g.rules(), g.record(), &both(hostile), &opts).unwrap(),
+        render_replay_gif(g.rules(), g.record(), &both(clean), &opts).unwrap()
+    );
+    assert_eq!(
+        render_standings_png(&standings_table(3, &[hostile, "Bo"]), Theme::Light),
+        render_standings_png(&standings_table(3, &[clean, "Bo"]), Theme::Light)
+    );
+    let chart = |title: &str| Chart {
+        title: title.into(),
+        move_word: "Move".into(),
+        chances: vec![0.5, 0.6, 0.4],
+        marks: Vec::new(),
+    };
+    assert_eq!(
+        render_chart_png(&chart(hostile), Theme::Dark),
+        render_chart_png(&chart(clean), Theme::Dark)
+    );
+
+    // The replay's footer is the board's footer, names in other scripts included.
+    let scripts = names(&["राहुल शर्मा 🐉", "محمد علي 👨‍👩‍👧"]);
+    let frames = gif_frames(&render_replay_gif(g.rules(), g.record(), &scripts, &opts).unwrap());
+    let last = frames.last().expect("frames").buffer().clone();
+    let png = decode(&render_png(&g, &scripts, &opts));
+    let ascii = decode(&render_png(&g, &both(clean), &opts));
+    let (w, h) = png.dimensions();
+    let board_side = w; // the footer starts below the square board
+    let (mut same, mut drawn) = (0, 0);
+    for y in board_side..h {
+        for x in 0..w {
+            let p = png.get_pixel(x, y).0;
+            same += usize::from(last.get_pixel(x, y).0[..3] == p);
+            drawn += usize::from(ascii.get_pixel(x, y).0 != p);
+        }
+    }
+    let footer = (w * (h - board_side)) as usize;
+    assert!(
+        same * 1000 >= footer * 998,
+        "{same} of {footer} footer pixels alike"
+    );
+    assert!(
+        drawn > 500,
+        "the names in other scripts are drawn: {drawn} pixels"
+    );
+}

@@ -1,5 +1,9 @@
 //! The `replay` and `rules` commands as scripts see them: stdout JSON, stderr, exit codes.
 
+mod common;
+#[path = "oracles/rapfi_forbidden.rs"]
+mod rapfi_forbidden;
+
 use std::process::{Command, Output};
 
 use serde_json::Value;

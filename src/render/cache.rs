@@ -30,8 +30,8 @@ pub(crate) struct Quantizer {
 
 impl Quantizer {
     fn train(sample: &RgbBuf) -> Quantizer {
-        let mut rgba = Vec::with_capacity(sample.px.len() / 3 * 4);
-        for p in sample.px.chunks_exact(3) {
+        let mut rgba = Vec::with_capacity(sample.len() / 3 * 4);
+        for p in sample.chunks_exact(3) {
             rgba.extend_from_slice(&[p[0], p[1], p[2], 255]);
         }
         let nq = NeuQuant::new(2, PALETTE_LEN, &rgba);
@@ -201,13 +201,14 @@ impl Background {
 
     /// Copies the board's pixels under a tile whose top-left pixel is `(x0, y0)`.
     pub fn copy_tile(&self, x0: u32, y0: u32, tile: &mut RgbBuf) {
-        let w = self.rgb.w as usize;
-        let tw = tile.w as usize;
-        for ty in 0..tile.h as usize {
-            let y = (y0 as usize + ty).min(self.rgb.h as usize - 1);
+        let w = self.rgb.width() as usize;
+        let tw = tile.width() as usize;
+        for ty in 0..tile.height() as usize {
+            let y = (y0 as usize + ty).min(self.rgb.height() as usize - 1);
             let src = (y * w + x0 as usize) * 3;
             let n = tw.min(w - x0 as usize) * 3;
-            tile.px[ty * tw * 3..ty * tw * 3 + n].copy_from_slice(&self.rgb.px[src..src + n]);
+            let to: &mut [u8] = tile;
+            to[ty * tw * 3..ty * tw * 3 + n].copy_from_slice(&self.rgb.as_raw()[src..src + n]);
         }
     }
 }
@@ -220,7 +221,6 @@ pub(crate) fn background(size: u8, theme: Theme, coordinates: bool) -> Arc<Backg
         let mut bg = Background::build(size, theme.colours(), coordinates);
         bg.idx = bg
             .rgb
-            .px
             .chunks_exact(3)
             .map(|p| assets.quant.index(p[0], p[1], p[2]))
             .collect();
@@ -267,7 +267,7 @@ pub(crate) fn star_points(size: u8) -> Vec<(u8, u8)> {
 /// Wood, grid, star points and coordinates for the square board part.
 fn board_picture(layout: &Layout, colours: &Colours, coordinates: bool) -> RgbBuf {
     let w = layout.width;
-    let mut buf = RgbBuf::filled(w, w, colours.wood);
+    let mut buf = super::paint::filled(w, w, colours.wood);
     // Straight grain (masame), as on good boards: stripes of uneven width and shade running
     // top to bottom. Rows repeat, which keeps the PNG small; no per-pixel noise.
     let shade: Vec<f32> = (0..w)
@@ -279,11 +279,12 @@ fn board_picture(layout: &Layout, colours: &Colours, coordinates: bool) -> RgbBu
             v * colours.grain
         })
         .collect();
+    let px: &mut [u8] = &mut buf;
     for y in 0..w {
         for (x, v) in shade.iter().enumerate() {
             let i = ((y * w) as usize + x) * 3;
             for (k, f) in [1.0, 0.85, 0.6].into_iter().enumerate() {
-                buf.px[i + k] = (f32::from(colours.wood[k]) + v * f).clamp(0.0, 255.0) as u8;
+                px[i + k] = (f32::from(colours.wood[k]) + v * f).clamp(0.0, 255.0) as u8;
             }
         }
     }

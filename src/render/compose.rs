@@ -5,7 +5,9 @@
 use super::cache::{Background, Quantizer};
 use super::layout::{FOOTER_PAD_TOP, Layout, ROW_H};
 use super::marks::{self, Mark};
-use super::paint::{Canvas, Look, RgbBuf, STONE_RADIUS, Sprite, coverage, segment_distance};
+use super::paint::{
+    Canvas, Look, RgbBuf, STONE_RADIUS, Sprite, coverage, filled, segment_distance,
+};
 use super::scene::{LineMark, Part, RowMark, Scene};
 use super::text;
 use super::theme::{Colours, Rgb};
@@ -109,8 +111,8 @@ impl Cells {
             if let Some((colour, Look::Last)) = self.stones[i]
                 && let Some(look) = colours.stones.get(usize::from(colour).wrapping_sub(1))
             {
-                let c = (tile.w / 2) as f32;
-                let r = 0.3 * STONE_RADIUS * tile.w as f32;
+                let c = (tile.width() / 2) as f32;
+                let r = 0.3 * STONE_RADIUS * tile.width() as f32;
                 tile.paint_sdf((c - r, c - r, c + r, c + r), look.mark, 1.0, |x, y| {
                     ((x - c).powi(2) + (y - c).powi(2)).sqrt() - r
                 });
@@ -131,24 +133,22 @@ pub(crate) fn compose_rgb(
     colours: &Colours,
 ) -> RgbBuf {
     let (w, h) = (layout.width, layout.height());
-    let mut img = RgbBuf::filled(w, h, colours.footer);
-    img.px[..bg.rgb.px.len()].copy_from_slice(&bg.rgb.px);
+    let mut img = filled(w, h, colours.footer);
+    let board = bg.rgb.as_raw();
+    let px: &mut [u8] = &mut img;
+    px[..board.len()].copy_from_slice(board);
     let top = layout.width as i32;
     img.fill_rect(0, top, w as i32, top + 2, colours.footer_rule);
     let cells = Cells::of(scene, layout);
     let s = layout.cell;
-    let mut tile = RgbBuf::filled(s, s, [0; 3]);
+    let mut tile = filled(s, s, [0; 3]);
     for i in 0..cells.n * cells.n {
         if cells.stones[i].is_none() && !cells.needs_tile(i) {
             continue;
         }
         let (x0, y0) = layout.cell_origin((i % cells.n) as u8, (i / cells.n) as u8);
         cells.paint_tile(i, x0, y0, bg, colours, &mut tile);
-        for ty in 0..s {
-            for tx in 0..s {
-                img.set(x0 as u32 + tx, y0 as u32 + ty, tile.get(tx, ty));
-            }
-        }
+        image::imageops::replace(&mut img, &tile, x0.into(), y0.into());
     }
     let mut footer = Footer {
         canvas: &mut img,
@@ -174,7 +174,7 @@ pub(crate) fn compose_indexed(
     idx.resize((w * h) as usize, quant.index_of(colours.footer));
     let cells = Cells::of(scene, layout);
     let s = layout.cell;
-    let mut tile = RgbBuf::filled(s, s, [0; 3]);
+    let mut tile = filled(s, s, [0; 3]);
     let wu = w as usize;
     for i in 0..cells.n * cells.n {
         let (x0, y0) = layout.cell_origin((i % cells.n) as u8, (i / cells.n) as u8);
@@ -183,7 +183,7 @@ pub(crate) fn compose_indexed(
             cells.paint_tile(i, x0, y0, bg, colours, &mut tile);
             for ty in 0..s as usize {
                 for tx in 0..s as usize {
-                    let p = &tile.px[(ty * s as usize + tx) * 3..];
+                    let p = &tile.as_raw()[(ty * s as usize + tx) * 3..];
                     idx[base + ty * wu + tx] = quant.index(p[0], p[1], p[2]);
                 }
             }
@@ -286,8 +286,8 @@ impl LinePx {
         } else {
             colours.line_core
         };
-        for ty in 0..tile.h as i32 {
-            for tx in 0..tile.w as i32 {
+        for ty in 0..tile.height() as i32 {
+            for tx in 0..tile.width() as i32 {
                 let px = (x0 + tx) as f32 + 0.5;
                 let py = (y0 + ty) as f32 + 0.5;
                 let (d, t) = segment_distance(px, py, self.a, self.b);

@@ -61,8 +61,8 @@ impl Scene {
 
 /// Paints a mark over a cell's tile (the tile's centre is the point).
 pub(crate) fn paint(mark: Mark, tile: &mut RgbBuf, colours: &Colours) {
-    let s = tile.w as f32;
-    let c = (tile.w / 2) as f32;
+    let s = tile.width() as f32;
+    let c = (tile.width() / 2) as f32;
     match mark {
         Mark::Forbidden => {
             // Small enough to leave the grid crossing readable, thick enough for a phone.

@@ -26,10 +26,10 @@ fn assert_fast_path_matches(scene: &Scene, theme: Theme) {
     let bg = background(scene.size, theme, true);
     let assets = theme_assets(theme);
     let rgb = compose_rgb(scene, &layout, &bg, &assets.icons, theme.colours());
-    assert_eq!(rgb.px.len(), fast.idx.len() * 3);
+    assert_eq!(rgb.len(), fast.idx.len() * 3);
     let mut far = 0;
     for (i, &v) in fast.idx.iter().enumerate() {
-        let want = &rgb.px[i * 3..i * 3 + 3];
+        let want = &rgb.as_raw()[i * 3..i * 3 + 3];
         let got = assets.quant.colour(v);
         if want.iter().zip(got).any(|(a, b)| a.abs_diff(b) > 40) {
             far += 1;

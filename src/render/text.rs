@@ -17,7 +17,7 @@ use unicode_bidi::BidiInfo;
 use unicode_segmentation::UnicodeSegmentation;
 
 use super::fonts::{self, Bundled};
-use super::paint::{Canvas, Clip, RgbBuf, over_premul};
+use super::paint::{Canvas, Clip, filled, over_premul};
 pub(crate) use super::sanitize::sanitize;
 use super::theme::Rgb;
 
@@ -287,7 +287,7 @@ pub fn name_strip(name: &str, room: u32, shape_again: bool) -> Vec<u8> {
         fit(&clean, em, room_px, cut)
     };
     let (w, h) = (room + 8, super::layout::ROW_H);
-    let mut buf = RgbBuf::filled(w, h, [255; 3]);
+    let mut buf = filled(w, h, [255; 3]);
     let baseline = h as f32 / 2.0 + cap_height(em) / 2.0;
     draw_in(
         &mut buf,
@@ -297,7 +297,7 @@ pub fn name_strip(name: &str, room: u32, shape_again: bool) -> Vec<u8> {
         [0; 3],
         (0, 0, w as i32, h as i32),
     );
-    buf.px
+    buf.into_raw()
 }
 
 /// Height above the baseline of capital letters, for centring text vertically.
@@ -535,10 +535,10 @@ mod tests {
 
     /// The box of pixels that drawing changes, if any: (left, top, right, bottom), right
     /// and bottom outside.
-    fn ink(buf: &RgbBuf, blank: [u8; 3]) -> Option<(u32, u32, u32, u32)> {
+    fn ink(buf: &super::super::paint::RgbBuf, blank: [u8; 3]) -> Option<(u32, u32, u32, u32)> {
         let mut b: Option<(u32, u32, u32, u32)> = None;
-        for y in 0..buf.h {
-            for x in 0..buf.w {
+        for y in 0..buf.height() {
+            for x in 0..buf.width() {
                 if buf.get(x, y) != blank {
                     let e = b.get_or_insert((x, y, x + 1, y + 1));
                     *e = (e.0.min(x), e.1.min(y), e.2.max(x + 1), e.3.max(y + 1));
@@ -553,7 +553,7 @@ mod tests {
     /// Draws a line unclipped in the middle of a large canvas; returns its ink box relative
     /// to the pen's start and the baseline.
     fn ink_relative(shaped: &Shaped) -> Option<(i32, i32, i32, i32)> {
-        let mut buf = RgbBuf::filled(1200, 200, WHITE);
+        let mut buf = filled(1200, 200, WHITE);
         draw(&mut buf, shaped, 300.0, 100.0, [0, 0, 0]);
         ink(&buf, WHITE).map(|(l, t, r, b)| {
             (
@@ -595,7 +595,7 @@ mod tests {
     #[test]
     fn drawing_in_a_box_keeps_every_pixel_inside_it() {
         let s = shape_uncached("Ẫ̃̃ W Ω \u{1F409}", 30.0);
-        let mut buf = RgbBuf::filled(200, 60, WHITE);
+        let mut buf = filled(200, 60, WHITE);
         draw_in(&mut buf, &s, 20.0, 40.0, [0, 0, 0], (25, 20, 60, 45));
         let (l, t, r, b) = ink(&buf, WHITE).expect("some ink inside");
         assert!(
@@ -604,7 +604,7 @@ mod tests {
             (l, t, r, b)
         );
         // Unclipped, the same line reaches outside that box.
-        let mut whole = RgbBuf::filled(200, 60, WHITE);
+        let mut whole = filled(200, 60, WHITE);
         draw(&mut whole, &s, 20.0, 40.0, [0, 0, 0]);
         let (l, t, r, _) = ink(&whole, WHITE).expect("ink");
         assert!(l < 25 && t < 20 && r > 60);

@@ -161,6 +161,22 @@ fn white_is_never_restricted_and_wins_with_an_overline() {
 }
 
 #[test]
+fn a_three_whose_straight_four_point_also_makes_five_is_a_three() {
+    // Row 8: G8 H8 . K8 becomes a straight four only at J8, and J8 also makes five on column
+    // J (J4-J8): not forbidden (five wins), so the row is a three, and with the column three
+    // H8 H9 H10, H8 is a double three. (Rapfi does not count such a three: see
+    // tests/oracles/rapfi_forbidden.rs.)
+    let g = renju("G8 K8 H9 H10 J4 J5 J6 J7", "");
+    assert_eq!(refusal(&g, "H8"), Some(ForbiddenShape::DoubleThree));
+    // The same without the column-J four: J8 is an ordinary straight-four point.
+    let g = renju("G8 K8 H9 H10", "");
+    assert_eq!(refusal(&g, "H8"), Some(ForbiddenShape::DoubleThree));
+    // With K8 gone the row is a two: one three only, allowed.
+    let g = renju("G8 H9 H10 J4 J5 J6 J7", "");
+    assert_eq!(refusal(&g, "H8"), None);
+}
+
+#[test]
 fn forbidden_points_are_listed_sorted_and_refused_with_their_shape() {
     let mut g = renju("F8 G8 H9 H10 L4 L5 L6 L8", "");
     let listed = names(&g.forbidden_points());

@@ -303,6 +303,14 @@ fn check_name(name: &str) -> Result<String, TournamentError> {
     Ok(name)
 }
 
+/// Counts the games a round opened (byes and forfeits open none) in the games-started metric,
+/// once its transaction has committed.
+fn count_games_started(family: Family, boards: &[PlannedBoard]) {
+    for _ in boards.iter().filter(|b| b.result.is_none()) {
+        crate::ops::metrics::game_started(family.name());
+    }
+}
+
 /// The boards to create for a round: `Round`'s games and bye, with forfeits for withdrawn
 /// players (and no bye for a withdrawn player).
 fn planned(round: &Round, withdrawn: &[UserId]) -> Vec<PlannedBoard> {
@@ -724,6 +732,7 @@ impl Service {
                 .await?
                 .is_some()
             {
+                count_games_started(family, &boards);
                 return self.tournament(actor.guild, id).await;
             }
         }
@@ -794,7 +803,12 @@ impl Service {
                 .advance_tournament(id, t.row.round, t.row.revision, next.as_deref(), self.now())
                 .await?
             {
-                Some(_) => started.push(t.row.round + 1),
+                Some(_) => {
+                    if let Some(boards) = &next {
+                        count_games_started(Family::of(&t.row.rules), boards);
+                    }
+                    started.push(t.row.round + 1);
+                }
                 None => {
                     // Another process advanced it, or the field changed: look again.
                     lost += 1;
@@ -934,5 +948,30 @@ impl Service {
         round: u32,
     ) -> Result<(), TournamentError> {
         Ok(self.store.mark_announced(id, round).await?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_round_counts_only_the_games_it_opens() {
+        let round = Round {
+            pairs: vec![(1, 2), (3, 4), (5, 6)],
+            bye: Some(7),
+        };
+        // Player 4 withdrew: (3, 4) is a forfeit and 7's bye opens no game either.
+        let boards = planned(&round, &[UserId(4)]);
+        let recorder = crate::ops::metrics::builder().unwrap().build_recorder();
+        let handle = recorder.handle();
+        metrics::with_local_recorder(&recorder, || {
+            count_games_started(Family::Renju, &boards);
+        });
+        let text = handle.render();
+        assert!(
+            text.contains("gomoku_games_started_total{family=\"renju\"} 2"),
+            "{text}"
+        );
     }
 }

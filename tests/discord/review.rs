@@ -15,7 +15,7 @@ use gomoku_bot::store::{ChannelId as DbChannel, MessageId as DbMessage, StoreOpt
 use serenity::all::{CreateMessage, MessageId};
 
 use crate::bot::{button_ids, content, is_ephemeral, play, start_bot_with, start_two_player};
-use crate::support::fake_discord::{Click, FakeDiscord, Req, SlashCommand, message_id};
+use crate::support::fake_discord::{Click, FakeConfig, FakeDiscord, Req, SlashCommand, message_id};
 
 /// A small node budget: the review's shape, not the engine's strength, is under test.
 fn config() -> ServiceConfig {
@@ -23,6 +23,17 @@ fn config() -> ServiceConfig {
         review_nodes: 1_500,
         ..ServiceConfig::default()
     }
+}
+
+/// A fake that waits up to a minute for the bot: an analysis runs the debug-build engine, and
+/// on a loaded two-core machine ten positions can take longer than the default ten seconds.
+/// Waiting longer changes no outcome; it only avoids a timeout that is not the bot's fault.
+async fn patient_fake() -> FakeDiscord {
+    FakeDiscord::start_with(FakeConfig {
+        wait_timeout: std::time::Duration::from_secs(60),
+        ..FakeConfig::default()
+    })
+    .await
 }
 
 fn names(r: &crate::support::fake_discord::RecordedRequest) -> Vec<String> {
@@ -35,7 +46,7 @@ fn names(r: &crate::support::fake_discord::RecordedRequest) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_game_is_reviewed_once_and_then_answered_from_storage() {
     let dir = tempfile::tempdir().unwrap();
-    let fake = FakeDiscord::start().await;
+    let fake = patient_fake().await;
     let bot = start_bot_with(&fake, &dir.path().join("bot.db"), config()).await;
     fake.wait_until_ready().await;
     fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
@@ -155,7 +166,7 @@ async fn a_finished_game_is_reviewed_once_and_then_answered_from_storage() {
 async fn an_analysis_stopped_by_a_restart_is_finished_into_its_message() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bot.db");
-    let fake = FakeDiscord::start().await;
+    let fake = patient_fake().await;
     let guild = GuildId(fake.guild_id().get());
     // A finished game, and an analysis claimed an hour ago by a process that then stopped.
     let an_hour_ago = Timestamp(
