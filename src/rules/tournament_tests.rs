@@ -260,6 +260,10 @@ fn opening_records_round_trip_in_pgn_and_sgf_and_keep_their_stones_in_psq() {
         let record = GameRecord::from_game(&g, &["Ann".into(), "Bo".into()]);
         let pgn = record.to_pgn();
         assert!(pgn.contains("[Game \"Renju\"]"), "{pgn}");
+        assert!(
+            pgn.contains(&format!("[Rules \"{}\"]", g.rules().to_spec())),
+            "{pgn}"
+        );
         assert_eq!(GameRecord::from_pgn(&pgn).as_ref(), Ok(&record), "{pgn}");
         let sgf = record.to_sgf();
         assert!(sgf.contains("RU[renju"), "{sgf}");
