@@ -21,8 +21,11 @@
 //! the Prometheus recorder while on and answers no-op handles while off: the off side pays one
 //! more atomic load per metric than a process without any recorder, nothing else.
 //!
-//! Run: `cargo bench --bench metrics`. Environment: `GOMOKU_BENCH_PLIES` (default 20) moves per
-//! game per round, `GOMOKU_BENCH_ROUNDS` (default 8, a multiple of 4) rounds.
+//! The figure is the median over the blocks of four rounds (off, on, on, off) of each block's
+//! on/off ratio, for moves/s, the p99 latency and the process's CPU time per move (the least
+//! swayed by a shared machine). Run: `cargo bench --bench metrics`. Environment:
+//! `GOMOKU_BENCH_PLIES` (default 10) moves per game per round, `GOMOKU_BENCH_ROUNDS` (default
+//! 16, a multiple of 4) rounds; a game has room for about 360 moves.
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -114,8 +117,13 @@ fn install() -> PrometheusHandle {
 }
 
 /// While on: scrapes `/metrics` every [`SCRAPE_EVERY`] and runs the upkeep every
-/// [`UPKEEP_EVERY`]; counts the scrapes.
-async fn scraper(addr: SocketAddr, handle: PrometheusHandle, scrapes: Arc<AtomicUsize>) {
+/// [`UPKEEP_EVERY`]; counts the scrapes and their time in microseconds.
+async fn scraper(
+    addr: SocketAddr,
+    handle: PrometheusHandle,
+    scrapes: Arc<AtomicUsize>,
+    scrape_micros: Arc<AtomicUsize>,
+) {
     let mut last_upkeep = Instant::now();
     loop {
         tokio::time::sleep(SCRAPE_EVERY).await;
@@ -126,6 +134,7 @@ async fn scraper(addr: SocketAddr, handle: PrometheusHandle, scrapes: Arc<Atomic
             handle.run_upkeep();
             last_upkeep = Instant::now();
         }
+        let started = Instant::now();
         let mut stream = tokio::net::TcpStream::connect(addr)
             .await
             .expect("the metrics listener");
@@ -144,6 +153,7 @@ async fn scraper(addr: SocketAddr, handle: PrometheusHandle, scrapes: Arc<Atomic
             String::from_utf8_lossy(&answer[..answer.len().min(200)])
         );
         scrapes.fetch_add(1, Ordering::Relaxed);
+        scrape_micros.fetch_add(started.elapsed().as_micros() as usize, Ordering::Relaxed);
     }
 }
 
@@ -154,10 +164,13 @@ struct Round {
     per_second: f64,
     median: Duration,
     p99: Duration,
+    /// CPU time of the whole process (bot, fake and players) per move: less swayed than the
+    /// wall time by the other work of a shared machine.
+    cpu_per_move: Duration,
 }
 
 impl Round {
-    fn of(on: bool, samples: &[Sample], wall: Duration) -> Round {
+    fn of(on: bool, samples: &[Sample], wall: Duration, cpu: Duration) -> Round {
         let mut latencies: Vec<Duration> = samples.iter().map(|s| s.latency).collect();
         latencies.sort_unstable();
         Round {
@@ -166,8 +179,25 @@ impl Round {
             per_second: samples.len() as f64 / wall.as_secs_f64(),
             median: quantile(&latencies, 0.5),
             p99: quantile(&latencies, 0.99),
+            cpu_per_move: cpu / samples.len().max(1) as u32,
         }
     }
+}
+
+/// CPU time the process has used so far (user and system, all threads), from
+/// /proc/self/stat in ticks of 10 ms; zero where there is no /proc.
+fn process_cpu() -> Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let Some(close) = stat.rfind(')') else {
+        return Duration::ZERO;
+    };
+    let fields: Vec<&str> = stat[close + 2..].split(' ').collect();
+    // utime and stime are fields 14 and 15 of stat; 3 is the first after the name.
+    let ticks: u64 = [11, 12]
+        .iter()
+        .filter_map(|&i| fields.get(i)?.parse::<u64>().ok())
+        .sum();
+    Duration::from_millis(10 * ticks)
 }
 
 /// The median of some values.
@@ -242,7 +272,13 @@ async fn bench(plies: usize, rounds: usize) {
     let router = Arc::new(Mutex::new(Router::default()));
     tokio::spawn(Router::run(Arc::clone(&router), fake.subscribe_requests()));
     let scrapes = Arc::new(AtomicUsize::new(0));
-    tokio::spawn(scraper(addr, handle.clone(), Arc::clone(&scrapes)));
+    let scrape_micros = Arc::new(AtomicUsize::new(0));
+    tokio::spawn(scraper(
+        addr,
+        handle.clone(),
+        Arc::clone(&scrapes),
+        Arc::clone(&scrape_micros),
+    ));
 
     let mut results = Vec::new();
     for round in 0..rounds {
@@ -250,8 +286,9 @@ async fn bench(plies: usize, rounds: usize) {
         let on = (round + 1) % 4 >= 2;
         ON.store(on, Ordering::Relaxed);
         let first = round * plies;
+        let cpu_before = process_cpu();
         let (samples, wall) = play_all(&fake, &router, &numbered, first..first + plies).await;
-        results.push(Round::of(on, &samples, wall));
+        results.push(Round::of(on, &samples, wall, process_cpu() - cpu_before));
     }
     ON.store(true, Ordering::Relaxed);
     let committed = handle
@@ -275,18 +312,19 @@ async fn bench(plies: usize, rounds: usize) {
     );
     println!();
     println!(
-        "{:<7} {:<8} {:>6} {:>9} {:>10} {:>8}",
-        "round", "metrics", "moves", "moves/s", "median ms", "p99 ms"
+        "{:<7} {:<8} {:>6} {:>9} {:>10} {:>8} {:>12}",
+        "round", "metrics", "moves", "moves/s", "median ms", "p99 ms", "CPU ms/move"
     );
     for (i, r) in results.iter().enumerate() {
         println!(
-            "{:<7} {:<8} {:>6} {:>9.1} {:>10} {:>8}",
+            "{:<7} {:<8} {:>6} {:>9.1} {:>10} {:>8} {:>12.2}",
             i + 1,
             if r.on { "on" } else { "off" },
             r.moves,
             r.per_second,
             ms(r.median),
-            ms(r.p99)
+            ms(r.p99),
+            r.cpu_per_move.as_secs_f64() * 1000.0
         );
     }
     let side = |on: bool, f: &dyn Fn(&Round) -> f64| {
@@ -295,38 +333,68 @@ async fn bench(plies: usize, rounds: usize) {
     let rate = |r: &Round| r.per_second;
     let p50 = |r: &Round| r.median.as_secs_f64() * 1000.0;
     let p99 = |r: &Round| r.p99.as_secs_f64() * 1000.0;
+    let cpu = |r: &Round| r.cpu_per_move.as_secs_f64() * 1000.0;
     println!();
     println!(
-        "{:<34} {:>9} {:>10} {:>8}",
-        "median over the rounds", "moves/s", "median ms", "p99 ms"
+        "{:<34} {:>9} {:>10} {:>8} {:>12}",
+        "median over the rounds", "moves/s", "median ms", "p99 ms", "CPU ms/move"
     );
     for on in [false, true] {
         println!(
-            "{:<34} {:>9.1} {:>10.1} {:>8.1}",
+            "{:<34} {:>9.1} {:>10.1} {:>8.1} {:>12.2}",
             if on { "metrics on" } else { "metrics off" },
             side(on, &rate),
             side(on, &p50),
-            side(on, &p99)
+            side(on, &p99),
+            side(on, &cpu)
         );
     }
     let ratio = |f: &dyn Fn(&Round) -> f64| side(true, f) / side(false, f);
     println!(
-        "{:<34} {:>9.3} {:>10.3} {:>8.3}",
-        "on / off",
+        "{:<34} {:>9.3} {:>10.3} {:>8.3} {:>12.3}",
+        "on / off (of the medians)",
         ratio(&rate),
         ratio(&p50),
-        ratio(&p99)
+        ratio(&p99),
+        ratio(&cpu)
+    );
+    // The rounds drift (the boards fill, the database grows, the machine's other work comes
+    // and goes): within each block of four (off, on, on, off) a linear drift falls on both
+    // sides alike, so the block's on/off ratio is the estimate, and their median the figure.
+    let blocks: Vec<&[Round]> = results.chunks_exact(4).collect();
+    let block_ratio = |f: &dyn Fn(&Round) -> f64| {
+        median(
+            blocks
+                .iter()
+                .map(|b| {
+                    let on: f64 = b.iter().filter(|r| r.on).map(f).sum();
+                    let off: f64 = b.iter().filter(|r| !r.on).map(f).sum();
+                    on / off
+                })
+                .collect(),
+        )
+    };
+    println!(
+        "{:<34} {:>9.3} {:>10.3} {:>8.3} {:>12.3}",
+        format!("on / off (median of {} blocks)", blocks.len()),
+        block_ratio(&rate),
+        block_ratio(&p50),
+        block_ratio(&p99),
+        block_ratio(&cpu)
     );
     println!(
-        "target: under 3% apart; moves/s {:+.1}%, p99 {:+.1}%",
-        100.0 * (ratio(&rate) - 1.0),
-        100.0 * (ratio(&p99) - 1.0)
+        "target: under 3% apart; by blocks: moves/s {:+.1}%, p99 {:+.1}%, CPU per move {:+.1}%",
+        100.0 * (block_ratio(&rate) - 1.0),
+        100.0 * (block_ratio(&p99) - 1.0),
+        100.0 * (block_ratio(&cpu) - 1.0)
     );
     let on_moves: usize = results.iter().filter(|r| r.on).map(|r| r.moves).sum();
+    let scraped = scrapes.load(Ordering::Relaxed);
     println!(
-        "while on: {} scrapes of /metrics; gomoku_moves_committed_total {committed} (the moves \
-         of the rounds on: {on_moves}, of the games' start: none)",
-        scrapes.load(Ordering::Relaxed)
+        "while on: {scraped} scrapes of /metrics, {:.1} ms each on average; \
+         gomoku_moves_committed_total {committed} (the moves of the rounds on: {on_moves}, of the \
+         games' start: none)",
+        scrape_micros.load(Ordering::Relaxed) as f64 / 1000.0 / scraped.max(1) as f64
     );
     if !violations.is_empty() {
         eprintln!("{} violation(s) of Discord's API:", violations.len());
@@ -350,8 +418,8 @@ fn main() {
             .and_then(|p| p.parse().ok())
             .unwrap_or(default)
     };
-    let plies = number("GOMOKU_BENCH_PLIES", if quick { 2 } else { 20 });
-    let rounds = number("GOMOKU_BENCH_ROUNDS", if quick { 4 } else { 8 });
+    let plies = number("GOMOKU_BENCH_PLIES", if quick { 2 } else { 10 });
+    let rounds = number("GOMOKU_BENCH_ROUNDS", if quick { 4 } else { 16 });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

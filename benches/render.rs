@@ -172,9 +172,71 @@ fn names(c: &mut Criterion) {
     group.finish();
 }
 
+/// Renju 15x15 with black to move (60 stones): the bot's next picture with black's forbidden
+/// points marked (the default) against the same picture without the marks, paired.
+fn renju(c: &mut Criterion) {
+    let names = vec!["Ann".to_string(), "Bo".to_string()];
+    let marks = RenderOptions::default();
+    let plain = RenderOptions {
+        forbidden_marks: false,
+        ..RenderOptions::default()
+    };
+    let rules = RuleSet::from_spec("renju opening=none").expect("valid spec");
+    let mut pairs = Vec::new();
+    for seed in 0..40 {
+        let game = common::random_game(rules, 60, seed);
+        let record = game.record();
+        if record.len() < 60 || game.forbidden_points().is_empty() {
+            continue;
+        }
+        let at = |n: usize| Game::from_record(rules, &record[..n]).expect("a replayable game");
+        pairs.push(([at(58), at(59)], game));
+    }
+    let marked: usize = pairs.iter().map(|p| p.1.forbidden_points().len()).sum();
+    eprintln!(
+        "renju: {} positions of 60 stones, black to move, {:.1} forbidden points on average",
+        pairs.len(),
+        marked as f64 / pairs.len() as f64
+    );
+    let (mut with, mut without, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for i in 0..1000 {
+        let (before, after) = &pairs[i % pairs.len()];
+        prime(before, &names, &marks);
+        let t = Instant::now();
+        black_box(render::render_png(black_box(after), &names, &marks));
+        let a = t.elapsed().as_secs_f64();
+        prime(before, &names, &plain);
+        let t = Instant::now();
+        black_box(render::render_png(black_box(after), &names, &plain));
+        let b = t.elapsed().as_secs_f64();
+        with.push(a);
+        without.push(b);
+        ratios.push(a / b);
+    }
+    eprintln!(
+        "renju, paired, 1000 moves (medians): next picture with forbidden marks {:.3} ms, \
+         without {:.3} ms, ratio {:.3}",
+        median(&mut with) * 1e3,
+        median(&mut without) * 1e3,
+        median(&mut ratios),
+    );
+    let (before, after) = &pairs[0];
+    let mut group = c.benchmark_group("png_15x15_renju");
+    for (name, opts) in [("marks", &marks), ("no_marks", &plain)] {
+        group.bench_function(format!("render_png/next_move/{name}"), |b| {
+            b.iter_batched(
+                || prime(before, &names, opts),
+                |()| render::render_png(black_box(after), black_box(&names), black_box(opts)),
+                BatchSize::PerIteration,
+            )
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(60);
-    targets = bench, names
+    targets = bench, names, renju
 }
 criterion_main!(benches);

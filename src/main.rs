@@ -397,7 +397,7 @@ fn review_command(
         let mut text = String::new();
         for p in &review.players {
             text.push_str(&format!(
-                "Seat {}: accuracy {:.0}%, {} inaccuracies, {} mistakes, {} blunders in {} moves\n",
+                "Seat {}: accuracy {:.0}%; inaccuracies: {}, mistakes: {}, blunders: {}; moves judged: {}\n",
                 p.seat, p.accuracy, p.inaccuracies, p.mistakes, p.blunders, p.moves
             ));
         }

@@ -201,6 +201,17 @@ fn soosorv_8_plays_the_26_openings_a_declaration_and_the_offers() {
     assert_eq!(g.phase(), Phase::Declaring { seat: 1 });
     assert_eq!(refused(&g, "declare:9").code(), "malformed");
     assert_eq!(refused(&g, "declare:0").code(), "malformed");
+    // Built directly (as a button or the engine could), out-of-range declarations are refused
+    // by the game itself, which stays as it was.
+    for n in [0, 9, 255] {
+        assert!(!g.is_legal(Action::Declare(n)), "declare:{n}");
+        let mut copy = g.clone();
+        assert!(matches!(
+            copy.apply(Action::Declare(n)),
+            Err(PlayError::WrongPhase(_))
+        ));
+        assert_eq!(copy.phase(), Phase::Declaring { seat: 1 });
+    }
     assert_eq!(refused(&g, "keep").code(), "wrong_phase");
     assert_eq!(g.legal_actions().len(), 8);
     play(&mut g, "declare:3");
@@ -260,6 +271,10 @@ fn opening_records_round_trip_in_pgn_and_sgf_and_keep_their_stones_in_psq() {
         let record = GameRecord::from_game(&g, &["Ann".into(), "Bo".into()]);
         let pgn = record.to_pgn();
         assert!(pgn.contains("[Game \"Renju\"]"), "{pgn}");
+        assert!(
+            pgn.contains(&format!("[Rules \"{}\"]", g.rules().to_spec())),
+            "{pgn}"
+        );
         assert_eq!(GameRecord::from_pgn(&pgn).as_ref(), Ok(&record), "{pgn}");
         let sgf = record.to_sgf();
         assert!(sgf.contains("RU[renju"), "{sgf}");

@@ -410,7 +410,11 @@ impl Review {
             let (before, after) = (chances[k], chances[k + 1]);
             let mover = |c: f64| if colour == 1 { c } else { 1.0 - c };
             let judged = e.is_some() && matches!(action, Action::Place(_));
-            let drop = if judged {
+            // The engine's own choice loses nothing: a lower score after it is the search
+            // seeing further from the next position (its horizon), not the player's error,
+            // and a turning point must not offer the move played as the better one.
+            let engine_choice = e.and_then(|e| e.best) == Some(action);
+            let drop = if judged && !engine_choice {
                 (mover(before) - mover(after)).max(0.0)
             } else {
                 0.0
@@ -819,6 +823,43 @@ mod tests {
         assert!(r.turning_points.len() <= TURNING_POINTS);
         assert!(r.turning_points.contains(&7));
         assert!(r.turning_points.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    /// A move the engine itself would have played is never a mistake, whatever the
+    /// evaluation of the position after it says.
+    #[test]
+    fn the_engines_own_choice_is_not_charged_a_drop() {
+        let (g, e) = play_tokens(gomoku(), "A15 A1 B15 C1 C15 E1 D15 G1 E15");
+        assert!(e.is_none() && g.is_over());
+        let mut positions = vec![Game::new(gomoku())];
+        let mut game = Game::new(gomoku());
+        for &a in g.record() {
+            game.apply(a).unwrap();
+            positions.push(game.clone());
+        }
+        // White's sixth move (E1, index 5) is followed by black at +300; first as the
+        // engine's own best move, then with another best move.
+        let evals_with = |best: Option<Action>| -> Vec<Option<Eval>> {
+            [0, 0, 0, 0, 0, 0, 300, 0, 0]
+                .iter()
+                .enumerate()
+                .map(|(k, &score)| {
+                    Some(Eval {
+                        score,
+                        best: if k == 5 { best } else { None },
+                    })
+                })
+                .chain([None])
+                .collect()
+        };
+        let played = g.record()[5];
+        let own = Review::build(&positions, &evals_with(Some(played)));
+        assert_eq!(own.moves[5].drop, 0.0);
+        assert_eq!(own.moves[5].class, Class::Good);
+        assert!(!own.turning_points.contains(&5));
+        let other = Review::build(&positions, &evals_with(Some(g.record()[7])));
+        assert!(other.moves[5].drop > 0.0);
+        assert_ne!(other.moves[5].class, Class::Good);
     }
 
     #[test]

@@ -595,3 +595,36 @@ async fn a_loss_on_time_from_the_clock_sweep_is_rated_as_a_loss() {
     assert_eq!(h[0].outcome, GameOutcome::Lost);
     assert!(matches!(h[0].reason, ResultReason::Timeout { seat: 1 }));
 }
+
+#[tokio::test]
+async fn renju_is_rated_on_a_leaderboard_of_its_own() {
+    let env = Env::new().await;
+    let svc = &env.svc;
+    let (g, one, two) = start(svc, GUILD, alice(), bob(), "renju opening=none", true).await;
+    let end = play_all(svc, g.id, [&one, &two], SEAT1_WINS).await;
+    assert!(end.game.is_over());
+    let renju = svc
+        .leaderboard(GuildId(GUILD), Family::Renju, 1)
+        .await
+        .unwrap();
+    let ranked: Vec<UserId> = renju.entries.iter().map(|r| r.user).collect();
+    assert_eq!(ranked, [one.user.id, two.user.id]);
+    // Freestyle Gomoku's board knows nothing of it, nor the other families.
+    for family in [Family::Gomoku, Family::GomokuStandard, Family::Pente] {
+        let other = svc.leaderboard(GuildId(GUILD), family, 1).await.unwrap();
+        assert_eq!(other.players, 0, "{family}");
+    }
+    let change = svc.history(GuildId(GUILD), one.user.id).await.unwrap()[0]
+        .change
+        .expect("a rated game");
+    assert_eq!(change.family, Family::Renju);
+    assert!(
+        server_rating(svc, GUILD, one.user.id, Family::Renju)
+            .await
+            .is_some()
+    );
+    assert_eq!(
+        server_rating(svc, GUILD, one.user.id, Family::Gomoku).await,
+        None
+    );
+}

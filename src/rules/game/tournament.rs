@@ -75,7 +75,9 @@ impl Game {
     pub(super) fn check_tournament(&self, action: Action) -> Result<(), PlayError> {
         match (self.state.phase, action) {
             (Phase::SwapOrKeep { .. }, Action::Swap | Action::Keep) => Ok(()),
-            (Phase::Declaring { .. }, Action::Declare(_)) => Ok(()),
+            // 1 to 8 fifth moves: the parser stops other numbers, but an `Action` can be built
+            // with any; those fall through to the refusal that names the range.
+            (Phase::Declaring { .. }, Action::Declare(1..=8)) => Ok(()),
             (Phase::SwapOrKeep { .. } | Phase::Offering { .. }, Action::Offer(c)) => {
                 match self.offer_due() {
                     Some(expected) => self.check_offer(&c, expected),
