@@ -30,10 +30,8 @@ use gomoku_bot::discord::engine::{Engine, Thinker};
 use gomoku_bot::discord::{self, Registration};
 use gomoku_bot::engine::{Player, SimplePlayer};
 use gomoku_bot::i18n::I18n;
-use gomoku_bot::rules::Point;
 use gomoku_bot::service::{EngineTurn, Service, ServiceConfig, SystemClock};
 use gomoku_bot::store::StoreOptions;
-use serde_json::Value;
 use serenity::all::ChannelId;
 
 #[path = "../tests/support/mod.rs"]
@@ -41,134 +39,18 @@ use serenity::all::ChannelId;
 mod support;
 
 use support::fake_discord::{
-    Click, FakeConfig, FakeDiscord, RecordedRequest, Req, RunningBot, Sent, SlashCommand, TestUser,
-    message_id,
+    FakeConfig, FakeDiscord, Req, RunningBot, Sent, SlashCommand, TestUser, message_id,
 };
 
-const SIZE: u8 = 19;
+#[path = "e2e/members.rs"]
+mod members;
+
+use members::{
+    content, env_number, is_ephemeral, measure, ms, playing_order, quantile, start_pair,
+};
+
 /// Moves measured in each phase of a round.
 const PLIES: usize = 50;
-/// A member's pause between seeing the board and moving, so a phase spans many engine moves.
-const PAUSE: Duration = Duration::from_millis(30);
-
-fn env_number(key: &str, default: u64) -> u64 {
-    std::env::var(key)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-/// The points of each colour in playing order: no colour ever gets five in a row (see
-/// `benches/discord.rs`, which this copies).
-fn playing_order(game: usize) -> [Vec<String>; 2] {
-    let centre = i32::from(SIZE / 2);
-    let mut points: Vec<(i32, u8, u8)> = (0..SIZE)
-        .flat_map(|x| (0..SIZE).map(move |y| (x, y)))
-        .map(|(x, y)| {
-            let (dx, dy) = (i32::from(x) - centre, i32::from(y) - centre);
-            (dx * dx + dy * dy, x, y)
-        })
-        .collect();
-    points.sort_unstable();
-    let mut colours = [Vec::new(), Vec::new()];
-    for (_, x, y) in points {
-        let colour = ((usize::from(x) + 2 * usize::from(y) + game) % 4) / 2;
-        colours[colour].push(Point::new(x, y, SIZE).expect("on the board").name());
-    }
-    colours
-}
-
-fn content(r: &RecordedRequest) -> String {
-    let json = r.json_or_null();
-    json.get("content")
-        .or_else(|| json.get("data").and_then(|d| d.get("content")))
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string()
-}
-
-fn is_ephemeral(r: &RecordedRequest) -> bool {
-    let flags = r.json_or_null()["data"]["flags"].as_u64().unwrap_or(0);
-    flags & 64 != 0
-}
-
-fn buttons(message: &Value) -> Vec<String> {
-    message["components"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
-        .filter_map(|b| b["custom_id"].as_str().map(str::to_owned))
-        .collect()
-}
-
-/// `a` challenges `b` to Gomoku on 19x19; `b` accepts. Returns the thread and the players in
-/// playing order.
-async fn start_pair(fake: &FakeDiscord, a: &TestUser, b: &TestUser) -> (ChannelId, [TestUser; 2]) {
-    let sent = fake
-        .send(
-            SlashCommand::new("challenge")
-                .by(a)
-                .user("opponent", b)
-                .integer("game", 0)
-                .integer("size", 3),
-        )
-        .await;
-    fake.next_request(&Req::callback(&sent)).await;
-    let message = message_id(&fake.original_message(&sent).expect("the challenge message"));
-    let accept = buttons(&fake.message(message).expect("stored"))
-        .into_iter()
-        .find(|id| id.contains(":acc:"))
-        .expect("an Accept button");
-    let click = fake.send(Click::button(message, &accept).by(b)).await;
-    fake.next_request(&Req::callback(&click)).await;
-    let thread = fake
-        .next_request(&Req::post("/channels/*/messages/*/threads"))
-        .await;
-    let thread = ChannelId::new(thread.created_id().expect("a thread id"));
-    let board = fake
-        .next_request(&Req::post(&format!("/channels/{thread}/messages")))
-        .await;
-    let first = content(&board)
-        .split("<@")
-        .nth(1)
-        .and_then(|rest| rest.split('>').next())
-        .and_then(|id| id.parse::<u64>().ok())
-        .expect("the first board mentions who moves first");
-    if first == a.id {
-        (thread, [a.clone(), b.clone()])
-    } else {
-        (thread, [b.clone(), a.clone()])
-    }
-}
-
-/// Plays `plies` moves of the members' game from ply `from`; returns each move's latency.
-async fn measure(
-    fake: &FakeDiscord,
-    thread: ChannelId,
-    order: &[TestUser; 2],
-    points: &[Vec<String>; 2],
-    from: usize,
-    plies: usize,
-) -> Vec<Duration> {
-    let mut out = Vec::new();
-    for ply in from..from + plies {
-        tokio::time::sleep(PAUSE).await;
-        let side = ply % 2;
-        let sent = fake
-            .send(
-                SlashCommand::new("move")
-                    .by(&order[side])
-                    .in_channel(thread)
-                    .string("at", &points[side][ply / 2]),
-            )
-            .await;
-        let answer = fake.next_request(&Req::callback(&sent)).await;
-        assert!(!is_ephemeral(&answer), "refused: {}", content(&answer));
-        out.push(answer.at.saturating_sub(sent.sent_at));
-    }
-    out
-}
 
 /// One member playing the computer over and over (holding back while `paused`); counts the
 /// engine's moves.
@@ -250,15 +132,6 @@ async fn engine_player(
             }
         }
     }
-}
-
-fn quantile(sorted: &[Duration], q: f64) -> Duration {
-    let i = ((sorted.len() as f64 - 1.0) * q).round() as usize;
-    sorted[i.min(sorted.len() - 1)]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
 }
 
 /// A stand-in engine: burns one core for `think` (or only sleeps, with `burn` false: the same

@@ -28,22 +28,26 @@ use criterion::{Criterion, criterion_group};
 use gomoku_bot::discord::{self, Registration};
 use gomoku_bot::i18n::I18n;
 use gomoku_bot::render::{Theme, render_chart_png};
-use gomoku_bot::rules::{Action, Game, Point, RuleSet};
+use gomoku_bot::rules::{Action, Game, RuleSet};
 use gomoku_bot::service::review::{Analyser, NODE_BUDGET, Review};
 use gomoku_bot::service::{
     Actor, ChallengeRequest, GameId, Service, ServiceConfig, SystemClock, UserInfo,
 };
 use gomoku_bot::store::StoreOptions;
-use serde_json::Value;
-use serenity::all::ChannelId;
 
 #[path = "../tests/support/mod.rs"]
 #[allow(unused_imports)]
 mod support;
 
 use support::fake_discord::{
-    Click, FakeConfig, FakeDiscord, RecordedRequest, Req, RunningBot, SlashCommand, TestUser,
-    message_id,
+    FakeConfig, FakeDiscord, Req, RunningBot, SlashCommand, TestUser, message_id,
+};
+
+#[path = "e2e/members.rs"]
+mod members;
+
+use members::{
+    content, env_number, is_ephemeral, measure, ms, playing_order, quantile, start_pair,
 };
 
 /// A 57-move Pente game (`arena --rules pente --a level=3 --b level=3 --seed 7`, game 8;
@@ -110,133 +114,11 @@ criterion_group!(benches, bench_reviews, bench_chart);
 
 // ---- Part 2: members' reply latency while two reviews run ----
 
-const SIZE: u8 = 19;
 /// Moves measured in each phase of a round.
 const PLIES: usize = 50;
-/// A member's pause between seeing the board and moving.
-const PAUSE: Duration = Duration::from_millis(30);
 /// Finished games seeded for the reviews (each is reviewed once; a second `/review` would be
 /// answered from storage and load nothing).
 const SEEDED: usize = 40;
-
-fn env_number(key: &str, default: u64) -> u64 {
-    std::env::var(key)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-/// The points of each colour in playing order: no colour ever gets five in a row (as in
-/// `benches/engine_load.rs`).
-fn playing_order(game: usize) -> [Vec<String>; 2] {
-    let centre = i32::from(SIZE / 2);
-    let mut points: Vec<(i32, u8, u8)> = (0..SIZE)
-        .flat_map(|x| (0..SIZE).map(move |y| (x, y)))
-        .map(|(x, y)| {
-            let (dx, dy) = (i32::from(x) - centre, i32::from(y) - centre);
-            (dx * dx + dy * dy, x, y)
-        })
-        .collect();
-    points.sort_unstable();
-    let mut colours = [Vec::new(), Vec::new()];
-    for (_, x, y) in points {
-        let colour = ((usize::from(x) + 2 * usize::from(y) + game) % 4) / 2;
-        colours[colour].push(Point::new(x, y, SIZE).expect("on the board").name());
-    }
-    colours
-}
-
-fn content(r: &RecordedRequest) -> String {
-    let json = r.json_or_null();
-    json.get("content")
-        .or_else(|| json.get("data").and_then(|d| d.get("content")))
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string()
-}
-
-fn is_ephemeral(r: &RecordedRequest) -> bool {
-    let flags = r.json_or_null()["data"]["flags"].as_u64().unwrap_or(0);
-    flags & 64 != 0
-}
-
-fn buttons(message: &Value) -> Vec<String> {
-    message["components"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
-        .filter_map(|b| b["custom_id"].as_str().map(str::to_owned))
-        .collect()
-}
-
-/// `a` challenges `b` to Gomoku on 19x19; `b` accepts. Returns the thread and the players in
-/// playing order.
-async fn start_pair(fake: &FakeDiscord, a: &TestUser, b: &TestUser) -> (ChannelId, [TestUser; 2]) {
-    let sent = fake
-        .send(
-            SlashCommand::new("challenge")
-                .by(a)
-                .user("opponent", b)
-                .integer("game", 0)
-                .integer("size", 3),
-        )
-        .await;
-    fake.next_request(&Req::callback(&sent)).await;
-    let message = message_id(&fake.original_message(&sent).expect("the challenge message"));
-    let accept = buttons(&fake.message(message).expect("stored"))
-        .into_iter()
-        .find(|id| id.contains(":acc:"))
-        .expect("an Accept button");
-    let click = fake.send(Click::button(message, &accept).by(b)).await;
-    fake.next_request(&Req::callback(&click)).await;
-    let thread = fake
-        .next_request(&Req::post("/channels/*/messages/*/threads"))
-        .await;
-    let thread = ChannelId::new(thread.created_id().expect("a thread id"));
-    let board = fake
-        .next_request(&Req::post(&format!("/channels/{thread}/messages")))
-        .await;
-    let first = content(&board)
-        .split("<@")
-        .nth(1)
-        .and_then(|rest| rest.split('>').next())
-        .and_then(|id| id.parse::<u64>().ok())
-        .expect("the first board mentions who moves first");
-    if first == a.id {
-        (thread, [a.clone(), b.clone()])
-    } else {
-        (thread, [b.clone(), a.clone()])
-    }
-}
-
-/// Plays `plies` moves of the members' game from ply `from`; returns each move's latency.
-async fn measure(
-    fake: &FakeDiscord,
-    thread: ChannelId,
-    order: &[TestUser; 2],
-    points: &[Vec<String>; 2],
-    from: usize,
-    plies: usize,
-) -> Vec<Duration> {
-    let mut out = Vec::new();
-    for ply in from..from + plies {
-        tokio::time::sleep(PAUSE).await;
-        let side = ply % 2;
-        let sent = fake
-            .send(
-                SlashCommand::new("move")
-                    .by(&order[side])
-                    .in_channel(thread)
-                    .string("at", &points[side][ply / 2]),
-            )
-            .await;
-        let answer = fake.next_request(&Req::callback(&sent)).await;
-        assert!(!is_ephemeral(&answer), "refused: {}", content(&answer));
-        out.push(answer.at.saturating_sub(sent.sent_at));
-    }
-    out
-}
 
 /// Plays the finished games into the database before the bot starts; returns their ids.
 async fn seed_games(db: &std::path::Path, guild: u64, channel: u64) -> Vec<GameId> {
@@ -326,15 +208,6 @@ async fn reviewer(
             done.fetch_add(1, Ordering::Relaxed);
         }
     }
-}
-
-fn quantile(sorted: &[Duration], q: f64) -> Duration {
-    let i = ((sorted.len() as f64 - 1.0) * q).round() as usize;
-    sorted[i.min(sorted.len() - 1)]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
 }
 
 async fn start_bot(fake: &FakeDiscord, db: &std::path::Path) -> RunningBot {
