@@ -166,31 +166,28 @@ const SHAPE_VALUE: [i32; 8] = [0, 3, 10, 12, 45, 50, 400, 10_000];
 /// [`combine`] through a table of every set of four shapes.
 pub(crate) fn combined(shapes: [u8; 4]) -> (Threat, i32) {
     static TABLE: OnceLock<Vec<(Threat, i32)>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        (0..4096usize)
-            .map(|k| combine([0, 1, 2, 3].map(|a| (k >> (3 * a) & 7) as u8)))
-            .collect()
-    });
-    let k = usize::from(shapes[0])
-        | usize::from(shapes[1]) << 3
-        | usize::from(shapes[2]) << 6
-        | usize::from(shapes[3]) << 9;
-    table[k]
+    TABLE.get_or_init(|| every_set_of_four(combine))[set_index(shapes)]
 }
 
 /// [`combine_renju_black`] through a table of every set of four shapes.
 pub(crate) fn combined_renju_black(shapes: [u8; 4]) -> (Threat, i32) {
     static TABLE: OnceLock<Vec<(Threat, i32)>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        (0..4096usize)
-            .map(|k| combine_renju_black([0, 1, 2, 3].map(|a| (k >> (3 * a) & 7) as u8)))
-            .collect()
-    });
-    let k = usize::from(shapes[0])
+    TABLE.get_or_init(|| every_set_of_four(combine_renju_black))[set_index(shapes)]
+}
+
+/// `judge` of every set of four shapes (three bits each), indexed by [`set_index`].
+fn every_set_of_four(judge: fn([u8; 4]) -> (Threat, i32)) -> Vec<(Threat, i32)> {
+    (0..4096usize)
+        .map(|k| judge([0, 1, 2, 3].map(|a| (k >> (3 * a) & 7) as u8)))
+        .collect()
+}
+
+/// The index of a set of four shapes in the tables of [`every_set_of_four`].
+fn set_index(shapes: [u8; 4]) -> usize {
+    usize::from(shapes[0])
         | usize::from(shapes[1]) << 3
         | usize::from(shapes[2]) << 6
-        | usize::from(shapes[3]) << 9;
-    table[k]
+        | usize::from(shapes[3]) << 9
 }
 
 /// As [`combine`] for black in Renju, where a point that makes two fours or two open threes
