@@ -12,6 +12,7 @@ pub mod engine;
 mod localize;
 pub mod offers;
 pub mod ops;
+pub mod outbox;
 pub mod picker;
 mod post;
 pub mod ratings;
@@ -125,6 +126,7 @@ pub fn actor(
         guild: GuildId(guild.get()),
         channel: ChannelId(channel.get()),
         user: user_info(user, member),
+        reply: None,
     }
 }
 
@@ -273,6 +275,14 @@ pub fn framework_with_engine(
                     Arc::downgrade(&ctx.http),
                     Arc::downgrade(&service),
                     Arc::clone(&i18n),
+                ));
+                // The outbox's poster: what committed actions owe Discord, including what was
+                // owed before a restart.
+                tokio::spawn(outbox::run(
+                    Arc::downgrade(&ctx.http),
+                    Arc::downgrade(&service),
+                    Arc::clone(&i18n),
+                    Some(UserId(ready.user.id.get())),
                 ));
                 tokio::spawn(tournaments::sweep_tournaments(
                     Arc::downgrade(&ctx.http),

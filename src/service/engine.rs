@@ -175,6 +175,7 @@ impl Service {
             guild: turn.guild,
             channel: turn.home,
             user: engine.clone(),
+            reply: None,
         };
         self.play(&actor, Some(turn.id), action, Some(turn.ply))
             .await

@@ -33,7 +33,7 @@ use crate::rules::{Action, Colours, Game};
 use crate::store::{
     AppendError, Challenge, ChallengeId, ChallengeStatus, ChannelId, GameId, GameResult,
     GameStatus, GuildId, MessageId, NewAction, NewChallenge, Offer, OfferId, OfferInsert,
-    OfferKind, OfferStatus, ResultReason, Timestamp, UserId, UserInfo,
+    OfferKind, OfferStatus, Owed, ResultReason, Timestamp, UserId, UserInfo,
 };
 
 /// The move-log token of an agreed draw.
@@ -179,6 +179,7 @@ fn take_back(
         deadline: loaded.meta.time.deadline_after(now),
         finished: None,
         rename,
+        owed: Owed::Board { reply: None },
     };
     (new, taken_back)
 }
@@ -515,6 +516,7 @@ impl Service {
                     reason: ResultReason::DrawAgreed,
                 }),
                 rename,
+                owed: Owed::Board { reply: None },
             },
         };
         if let Err(e) = self.store.append_action(&new).await {

@@ -15,6 +15,10 @@ pub struct Actor {
     pub channel: ChannelId,
     /// The member acting, as the front knows them now (their name is kept up to date).
     pub user: UserInfo,
+    /// The interaction token whose own answer will carry the board, if any: the outbox keeps
+    /// it with the board it owes, so that after a crash the poster can ask Discord whether
+    /// that answer went out before posting the board itself.
+    pub reply: Option<String>,
 }
 
 impl Actor {
@@ -24,6 +28,7 @@ impl Actor {
             guild: GuildId(guild),
             channel: ChannelId(channel),
             user,
+            reply: None,
         }
     }
 }

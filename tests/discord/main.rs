@@ -12,6 +12,7 @@ mod fixtures;
 mod harness;
 mod names;
 mod ops;
+mod outbox;
 mod picker;
 mod ratings;
 mod renju;
