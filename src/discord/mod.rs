@@ -127,6 +127,7 @@ pub fn actor(
         channel: ChannelId(channel.get()),
         user: user_info(user, member),
         reply: None,
+        owes_posts: true,
     }
 }
 

@@ -176,6 +176,7 @@ impl Service {
             channel: turn.home,
             user: engine.clone(),
             reply: None,
+            owes_posts: true,
         };
         self.play(&actor, Some(turn.id), action, Some(turn.ply))
             .await

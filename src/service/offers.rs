@@ -163,6 +163,7 @@ fn take_back(
     n: usize,
     now: Timestamp,
     rename: Option<(GuildId, UserInfo)>,
+    owed: Owed,
 ) -> (NewAction, Vec<Action>) {
     let mut taken_back = Vec::new();
     for _ in 0..n {
@@ -179,7 +180,7 @@ fn take_back(
         deadline: loaded.meta.time.deadline_after(now),
         finished: None,
         rename,
-        owed: Owed::Board { reply: None },
+        owed,
     };
     (new, taken_back)
 }
@@ -286,7 +287,14 @@ impl Service {
         }
         let n = take_back_count(&loaded.game, seat).ok_or(OfferError::NothingToUndo)?;
         let before = loaded.game.clone();
-        let (new, taken_back) = take_back(loaded, seat, n, self.now(), rename);
+        let (new, taken_back) = take_back(
+            loaded,
+            seat,
+            n,
+            self.now(),
+            rename,
+            Owed::board_for(actor.owes_posts, None),
+        );
         if let Err(e) = self.store.append_action(&new).await {
             loaded.game = before;
             return Err(match e {
@@ -499,7 +507,14 @@ impl Service {
         let new = match offer.kind {
             OfferKind::Undo => {
                 let n = take_back_count(&loaded.game, offer.seat).ok_or(OfferError::Expired)?;
-                let (new, actions) = take_back(loaded, offer.seat, n, now, rename);
+                let (new, actions) = take_back(
+                    loaded,
+                    offer.seat,
+                    n,
+                    now,
+                    rename,
+                    Owed::board_for(actor.owes_posts, None),
+                );
                 taken_back = actions;
                 new
             }
@@ -516,7 +531,7 @@ impl Service {
                     reason: ResultReason::DrawAgreed,
                 }),
                 rename,
-                owed: Owed::Board { reply: None },
+                owed: Owed::board_for(actor.owes_posts, None),
             },
         };
         if let Err(e) = self.store.append_action(&new).await {

@@ -71,9 +71,7 @@ impl Service {
                 reason: ResultReason::Resignation { seat },
             }),
             rename,
-            owed: Owed::Board {
-                reply: actor.reply.clone(),
-            },
+            owed: Owed::board_for(actor.owes_posts, actor.reply.clone()),
         };
         match self.store.append_action(&new).await {
             Ok(()) => {}

@@ -19,6 +19,9 @@ pub struct Actor {
     /// it with the board it owes, so that after a crash the poster can ask Discord whether
     /// that answer went out before posting the board itself.
     pub reply: Option<String>,
+    /// Whether a front that posts is behind the actor: its actions owe their boards through
+    /// the outbox. Tools and tests acting on the service directly owe nothing.
+    pub owes_posts: bool,
 }
 
 impl Actor {
@@ -29,6 +32,7 @@ impl Actor {
             channel: ChannelId(channel),
             user,
             reply: None,
+            owes_posts: false,
         }
     }
 }

@@ -34,6 +34,17 @@ pub enum Owed {
     Timeout,
 }
 
+impl Owed {
+    /// The board, when a front that posts is behind the action; else nothing.
+    pub fn board_for(posts: bool, reply: Option<String>) -> Owed {
+        if posts {
+            Owed::Board { reply }
+        } else {
+            Owed::Nothing
+        }
+    }
+}
+
 /// What an outbox row asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutboxKind {
