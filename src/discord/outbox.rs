@@ -99,7 +99,7 @@ pub fn classify(
             // A few milliseconds more than asked, so the bucket has surely refilled.
             after: retry_after
                 .filter(|s| s.is_finite() && *s >= 0.0)
-                .map_or_else(|| backoff(attempts), |s| Duration::from_secs_f64(s))
+                .map_or_else(|| backoff(attempts), Duration::from_secs_f64)
                 + Duration::from_millis(5),
             global,
             why,
