@@ -45,6 +45,8 @@ const IDLE: Duration = Duration::from_millis(500);
 const FIRST_BACKOFF: Duration = Duration::from_millis(500);
 /// The longest delay between two attempts.
 const MAX_BACKOFF: Duration = Duration::from_secs(300);
+/// How often rows that ended more than a week ago are deleted.
+const PRUNE_EVERY: Duration = Duration::from_secs(600);
 /// The largest picture a board posted by the poster carries (Discord's smallest limit).
 const PICTURE_LIMIT: u32 = 8 << 20;
 
@@ -600,6 +602,7 @@ pub async fn run(http: Weak<Http>, service: Weak<Service>, i18n: Arc<I18n>, bot:
         }
     };
     let mut global_until: Option<Instant> = None;
+    let mut pruned = Instant::now();
     loop {
         let (Some(http), Some(service)) = (http.upgrade(), service.upgrade()) else {
             return;
@@ -619,6 +622,12 @@ pub async fn run(http: Weak<Http>, service: Weak<Service>, i18n: Arc<I18n>, bot:
         }
         let (until, progressed) = round(&poster).await;
         global_until = until;
+        if pruned.elapsed() > PRUNE_EVERY {
+            pruned = Instant::now();
+            if let Err(e) = poster.service.outbox_prune().await {
+                warn!(%e, "could not prune the outbox");
+            }
+        }
         if let Ok(n) = poster.service.outbox_pending().await {
             metrics::outbox_waiting(usize::try_from(n).unwrap_or(usize::MAX));
         }
@@ -635,6 +644,14 @@ pub async fn run(http: Weak<Http>, service: Weak<Service>, i18n: Arc<I18n>, bot:
     }
 }
 
+/// Marks the rows of a round sent. Should this fail (or the process die first), the rows are
+/// sent again later: their nonces make Discord return the messages it already made.
+async fn mark_sent(poster: &Poster, ids: &[i64]) {
+    if let Err(e) = poster.service.outbox_sent_many(ids).await {
+        warn!(%e, rows = ids.len(), "could not mark outbox rows sent");
+    }
+}
+
 /// One pass over the games' first rows: the moment a global rate limit ends, if one began,
 /// and whether any row ended.
 async fn round(poster: &Poster) -> (Option<Instant>, bool) {
@@ -646,6 +663,7 @@ async fn round(poster: &Poster) -> (Option<Instant>, bool) {
         }
     };
     let mut progressed = false;
+    let mut sent = Vec::new();
     let mut oldest: Option<crate::service::Timestamp> = None;
     for (row, due) in heads {
         oldest = Some(oldest.map_or(row.created_at, |o| o.min(row.created_at)));
@@ -654,6 +672,12 @@ async fn round(poster: &Poster) -> (Option<Instant>, bool) {
         }
         let note = poster.service.outbox_take_note(row.game, row.ply);
         match poster.handle(&row, note.clone()).await {
+            // Marked together at the end of the round: one commit for all.
+            Ok(OutboxEnd::Sent) => {
+                progressed = true;
+                metrics::outbox_sent("sent");
+                sent.push(row.id);
+            }
             Ok(end) => {
                 progressed = true;
                 metrics::outbox_sent(match end {
@@ -692,11 +716,13 @@ async fn round(poster: &Poster) -> (Option<Instant>, bool) {
                     warn!(%e, game = row.game.0, "could not put an outbox row off");
                 }
                 if global {
+                    mark_sent(poster, &sent).await;
                     return (Some(Instant::now() + after), progressed);
                 }
             }
         }
     }
+    mark_sent(poster, &sent).await;
     if let Some(o) = oldest {
         let age = poster.service.now().0.saturating_sub(o.0);
         metrics::outbox_oldest_age(Duration::from_millis(u64::try_from(age).unwrap_or(0)));

@@ -197,7 +197,7 @@ impl Service {
             },
             finished,
             rename,
-            owed: Owed::board_for(actor.owes_posts, actor.reply.clone()),
+            owed: Owed::board_for(actor.owes_posts && self.outbox_on(), actor.reply.clone()),
         };
         if let Err(e) = self.store.append_action(&new).await {
             loaded.game.undo();

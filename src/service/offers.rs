@@ -293,7 +293,7 @@ impl Service {
             n,
             self.now(),
             rename,
-            Owed::board_for(actor.owes_posts, None),
+            Owed::board_for(actor.owes_posts && self.outbox_on(), None),
         );
         if let Err(e) = self.store.append_action(&new).await {
             loaded.game = before;
@@ -513,7 +513,7 @@ impl Service {
                     n,
                     now,
                     rename,
-                    Owed::board_for(actor.owes_posts, None),
+                    Owed::board_for(actor.owes_posts && self.outbox_on(), None),
                 );
                 taken_back = actions;
                 new
@@ -531,7 +531,7 @@ impl Service {
                     reason: ResultReason::DrawAgreed,
                 }),
                 rename,
-                owed: Owed::board_for(actor.owes_posts, None),
+                owed: Owed::board_for(actor.owes_posts && self.outbox_on(), None),
             },
         };
         if let Err(e) = self.store.append_action(&new).await {

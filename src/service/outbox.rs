@@ -32,16 +32,31 @@ pub struct OutboxNote {
 }
 
 /// Notes waiting for the poster, and the poster's wake-up call.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct Notes {
     notes: Mutex<HashMap<(GameId, u32), OutboxNote>>,
     wake: tokio::sync::Notify,
+    /// Whether actions owe their posts through the outbox.
+    on: std::sync::atomic::AtomicBool,
+}
+
+impl Default for Notes {
+    fn default() -> Self {
+        Notes {
+            notes: Mutex::default(),
+            wake: tokio::sync::Notify::new(),
+            on: std::sync::atomic::AtomicBool::new(true),
+        }
+    }
 }
 
 impl Service {
     /// Hands a row of this process to the poster, with what the front knows about it
     /// (`kind` rows other than boards need no note: pass the default).
     pub fn outbox_release(&self, game: GameId, ply: u32, note: OutboxNote) {
+        if !self.outbox_on() {
+            return;
+        }
         self.notes
             .notes
             .lock()
@@ -118,6 +133,39 @@ impl Service {
             .store
             .outbox_done(row.id, end, error, self.now())
             .await?)
+    }
+
+    /// Ends rows sent together (one commit).
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn outbox_sent_many(&self, ids: &[i64]) -> Result<(), ServiceError> {
+        Ok(self.store.outbox_sent_many(ids, self.now()).await?)
+    }
+
+    /// Forgets rows that ended more than a week ago.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn outbox_prune(&self) -> Result<u64, ServiceError> {
+        let week = 7 * 24 * 3600 * 1000;
+        Ok(self
+            .store
+            .outbox_prune(Timestamp(self.now().0.saturating_sub(week)))
+            .await?)
+    }
+
+    /// Whether actions owe their posts through the outbox (on unless a benchmark compares).
+    pub fn outbox_on(&self) -> bool {
+        self.notes.on.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Turns the outbox off or on for the actions that follow: off, actions owe nothing and
+    /// the front posts as it did before the outbox (the benchmark's comparison).
+    pub fn set_outbox(&self, on: bool) {
+        self.notes
+            .on
+            .store(on, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Puts a row off for `after`.

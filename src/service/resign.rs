@@ -71,7 +71,7 @@ impl Service {
                 reason: ResultReason::Resignation { seat },
             }),
             rename,
-            owed: Owed::board_for(actor.owes_posts, actor.reply.clone()),
+            owed: Owed::board_for(actor.owes_posts && self.outbox_on(), actor.reply.clone()),
         };
         match self.store.append_action(&new).await {
             Ok(()) => {}

@@ -352,6 +352,41 @@ impl Store {
         Ok(())
     }
 
+    /// Ends rows sent together, in one statement (one commit for a whole round).
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    pub async fn outbox_sent_many(&self, ids: &[i64], at: Timestamp) -> Result<(), StorageError> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let list = ids
+            .iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        sqlx::query(&format!(
+            "UPDATE outbox SET state = 'sent', done_at = $1, reply_token = NULL \
+             WHERE outbox_id IN ({list})"
+        ))
+        .bind(at.0)
+        .execute(&self.writer)
+        .await?;
+        Ok(())
+    }
+
+    /// Deletes rows that ended before `before` (the table keeps a week of history).
+    ///
+    /// # Errors
+    /// [`StorageError`].
+    pub async fn outbox_prune(&self, before: Timestamp) -> Result<u64, StorageError> {
+        let done = sqlx::query("DELETE FROM outbox WHERE state <> 'pending' AND done_at < $1")
+            .bind(before.0)
+            .execute(&self.writer)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
     /// Puts a row off until `not_before` after a failed attempt.
     ///
     /// # Errors

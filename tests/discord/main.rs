@@ -7,6 +7,7 @@ mod support;
 
 mod bot;
 mod clocks;
+mod crash_storm;
 mod engine;
 mod fixtures;
 mod harness;

@@ -28,14 +28,19 @@ use crate::support::fake_discord::{
 use serenity::all::{ChannelId, Permissions};
 
 /// The bot binary running as a child process, with its output collected line by line.
-struct BotProcess {
+pub(crate) struct BotProcess {
     child: Child,
     lines: Arc<Mutex<Vec<String>>>,
 }
 
 impl BotProcess {
     /// Starts `gomoku-bot run` against `fake`, with its database and configuration in `dir`.
-    fn start(fake: &FakeDiscord, dir: &Path, extra_config: &str, env: &[(&str, &str)]) -> Self {
+    pub(crate) fn start(
+        fake: &FakeDiscord,
+        dir: &Path,
+        extra_config: &str,
+        env: &[(&str, &str)],
+    ) -> Self {
         let config = dir.join("config.toml");
         std::fs::write(
             &config,
@@ -109,6 +114,12 @@ impl BotProcess {
     async fn listen_addr(&self) -> SocketAddr {
         let line = self.log_line("serving /metrics").await;
         line["addr"].as_str().expect("addr field").parse().unwrap()
+    }
+
+    /// Kills the process with SIGKILL (no chance to finish anything) and waits for it.
+    pub(crate) fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 
     /// Sends SIGTERM.
