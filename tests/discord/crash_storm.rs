@@ -20,7 +20,7 @@ use sqlx::{Connection, Row, SqliteConnection};
 
 use crate::bot::{content, is_ephemeral, start_two_player};
 use crate::ops::BotProcess;
-use crate::support::fake_discord::{FakeDiscord, Req, SlashCommand, TestUser};
+use crate::support::fake_discord::{FakeConfig, FakeDiscord, Req, SlashCommand, TestUser};
 
 const GAMES: usize = 25;
 const SIZE: i32 = 19;
@@ -143,7 +143,14 @@ async fn players(
 async fn storm(kills: usize) -> (usize, usize, usize) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bot.db");
-    let fake = Arc::new(FakeDiscord::start().await);
+    let fake = Arc::new(
+        FakeDiscord::start_with(FakeConfig {
+            // A binary starting on a busy machine takes its time to connect.
+            wait_timeout: Duration::from_secs(60),
+            ..FakeConfig::default()
+        })
+        .await,
+    );
     let mut bot = BotProcess::start(&fake, dir.path(), "", &[]);
     fake.wait_until_ready().await;
     fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
@@ -267,7 +274,18 @@ async fn storm(kills: usize) -> (usize, usize, usize) {
         "committed but never posted: {missing:?}"
     );
     assert!(acked.len() >= GAMES, "the games moved: {}", acked.len());
-    fake.assert_all_requests_valid();
+    // The poster asks Discord for the original answer of each interaction a kill left
+    // unanswered (to know whether its board went out): Discord's 404 is the expected "no".
+    let violations: Vec<String> = fake
+        .violations()
+        .into_iter()
+        .filter(|v| {
+            !(v.contains("GET /webhooks/")
+                && v.contains("/messages/@original")
+                && v.contains("404"))
+        })
+        .collect();
+    assert!(violations.is_empty(), "{violations:#?}");
     drop(bot);
     (kills, acked.len(), moves.len())
 }
