@@ -9,6 +9,7 @@ pub mod buttons;
 pub mod clocks;
 mod commands;
 pub mod engine;
+pub mod fatal;
 mod localize;
 pub mod offers;
 pub mod ops;
@@ -20,6 +21,9 @@ pub mod rest;
 pub mod review;
 pub mod text;
 pub mod tournaments;
+
+/// Move suggestions for what a member typed (the /move autocompletion), for tests and fuzzing.
+pub use post::point_suggestions;
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -384,7 +388,13 @@ pub async fn run(config: Config, operations: Operations) -> Result<(), Error> {
         clock_sweep_every: Duration::from_secs(u64::from(config.game.clock_sweep_seconds)),
         review_nodes: crate::service::review::NODE_BUDGET,
     };
-    let service = Arc::new(Service::open(&options, service_config, Arc::new(SystemClock)).await?);
+    let service = Service::open(&options, service_config, Arc::new(SystemClock))
+        .await
+        .map_err(|source| fatal::DatabaseAtStart {
+            database: redact_url(&config.database.url),
+            source,
+        })?;
+    let service = Arc::new(service);
     info!(database = %redact_url(&config.database.url), "database ready, migrations applied");
     crate::render::warm_up();
     let i18n = Arc::new(I18n::load());

@@ -28,14 +28,19 @@ use crate::support::fake_discord::{
 use serenity::all::{ChannelId, Permissions};
 
 /// The bot binary running as a child process, with its output collected line by line.
-struct BotProcess {
+pub(crate) struct BotProcess {
     child: Child,
     lines: Arc<Mutex<Vec<String>>>,
 }
 
 impl BotProcess {
     /// Starts `gomoku-bot run` against `fake`, with its database and configuration in `dir`.
-    fn start(fake: &FakeDiscord, dir: &Path, extra_config: &str, env: &[(&str, &str)]) -> Self {
+    pub(crate) fn start(
+        fake: &FakeDiscord,
+        dir: &Path,
+        extra_config: &str,
+        env: &[(&str, &str)],
+    ) -> Self {
         let config = dir.join("config.toml");
         std::fs::write(
             &config,
@@ -80,12 +85,12 @@ impl BotProcess {
         BotProcess { child, lines }
     }
 
-    fn output(&self) -> Vec<String> {
+    pub(crate) fn output(&self) -> Vec<String> {
         self.lines.lock().unwrap().clone()
     }
 
     /// Waits for a JSON log line whose message contains `text`; returns it parsed.
-    async fn log_line(&self, text: &str) -> Value {
+    pub(crate) async fn log_line(&self, text: &str) -> Value {
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let found = self
@@ -120,7 +125,7 @@ impl BotProcess {
     }
 
     /// Waits for the process to exit, at most `limit`; returns its status code.
-    async fn exit_code(&mut self, limit: Duration) -> Option<i32> {
+    pub(crate) async fn exit_code(&mut self, limit: Duration) -> Option<i32> {
         let deadline = Instant::now() + limit;
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
@@ -235,7 +240,7 @@ async fn readyz_becomes(addr: SocketAddr, status: u16) -> String {
 
 /// The fake for a bot process: a debug build warms its picture caches for several seconds
 /// before it connects, more on a loaded machine.
-fn slow_start() -> FakeConfig {
+pub(crate) fn slow_start() -> FakeConfig {
     FakeConfig {
         wait_timeout: Duration::from_secs(60),
         ..FakeConfig::default()
