@@ -32,6 +32,7 @@ use poise::serenity_prelude as serenity;
 use serenity::{ClientBuilder, FullEvent, GatewayIntents, Http, HttpBuilder, Interaction};
 use tracing::{error, info, warn};
 
+use self::rest::{Op, counted};
 use crate::config::Config;
 use crate::i18n::{I18n, Lang};
 use crate::service::{
@@ -156,9 +157,11 @@ async fn tell_privately(ctx: Context<'_>, key: &str) {
         .private_lang(UserId(ctx.author().id.get()), ctx.locale().unwrap_or("en"))
         .await;
     let text = ctx.data().i18n.get(lang, key);
-    if let Err(e) = ctx
-        .send(poise::CreateReply::default().content(text).ephemeral(true))
-        .await
+    if let Err(e) = counted(
+        Op::Answer,
+        ctx.send(poise::CreateReply::default().content(text).ephemeral(true)),
+    )
+    .await
     {
         warn!(%e, "could not report an error to its caller");
     }
