@@ -513,8 +513,11 @@ pub async fn announce(
                 .await?;
                 if let Some(e) = post_owed_board(&sctx.http, data, view, board, unanswered).await {
                     let text = post_failure_text(&data.i18n, plang, home, &e);
-                    ctx.send(CreateReply::default().content(text).ephemeral(true))
-                        .await?;
+                    counted(
+                        Op::Answer,
+                        ctx.send(CreateReply::default().content(text).ephemeral(true)),
+                    )
+                    .await?;
                 }
             }
         }
@@ -554,14 +557,16 @@ pub async fn announce(
                     .await;
                 if let Some(e) = post_owed_board(&sctx.http, data, view, board, unanswered).await {
                     let text = post_failure_text(&data.i18n, plang, home, &e);
-                    click
-                        .create_followup(
+                    counted(
+                        Op::Followup,
+                        click.create_followup(
                             &sctx.http,
                             CreateInteractionResponseFollowup::new()
                                 .content(text)
                                 .ephemeral(true),
-                        )
-                        .await?;
+                        ),
+                    )
+                    .await?;
                 }
             }
         }
