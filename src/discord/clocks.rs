@@ -7,6 +7,7 @@ use poise::serenity_prelude as serenity;
 use serenity::{CreateAllowedMentions, CreateMessage, Http};
 use tracing::warn;
 
+use super::rest::{Op, counted};
 use super::text::{self, mention};
 use super::{Context, Error};
 use crate::i18n::{I18n, Lang};
@@ -303,20 +304,23 @@ async fn post_event(http: &Http, service: &Service, i18n: &I18n, event: &ClockEv
     let message = CreateMessage::new()
         .content(n.content)
         .allowed_mentions(mentions);
-    if let Err(e) = serenity::ChannelId::new(n.channel.0.max(1))
-        .send_message(http, message)
-        .await
+    if let Err(e) = counted(
+        Op::Post,
+        serenity::ChannelId::new(n.channel.0.max(1)).send_message(http, message),
+    )
+    .await
     {
         warn!(%e, game = game.id.0, "could not post a clock notice");
     }
     for (user, text) in n.direct {
         let user_id = serenity::UserId::new(user.0.max(1));
-        let sent = match user_id.create_dm_channel(http).await {
-            Ok(dm) => dm
-                .id
-                .send_message(http, CreateMessage::new().content(text))
-                .await
-                .map(|_| ()),
+        let sent = match counted(Op::DirectMessage, user_id.create_dm_channel(http)).await {
+            Ok(dm) => counted(
+                Op::DirectMessage,
+                dm.id.send_message(http, CreateMessage::new().content(text)),
+            )
+            .await
+            .map(|_| ()),
             Err(e) => Err(e),
         };
         if let Err(e) = sent {
@@ -395,10 +399,13 @@ pub async fn vacation(ctx: Context<'_>) -> Result<(), Error> {
         Ok(b) => vacation_text(&data.i18n, lang, &b),
         Err(e) => text::error_text(&data.i18n, lang, &e),
     };
-    ctx.send(
-        poise::CreateReply::default()
-            .content(text::clip(text))
-            .ephemeral(true),
+    counted(
+        Op::Answer,
+        ctx.send(
+            poise::CreateReply::default()
+                .content(text::clip(text))
+                .ephemeral(true),
+        ),
     )
     .await?;
     Ok(())

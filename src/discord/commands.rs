@@ -6,6 +6,7 @@ use poise::serenity_prelude as serenity;
 use serenity::{AutocompleteChoice, CreateAttachment, CreateAutocompleteResponse};
 
 use super::post::{self, Origin};
+use super::rest::{Op, counted};
 use super::text::{self, error_text};
 use super::{Context, Error, actor};
 use crate::i18n::{Lang, rules_text};
@@ -67,10 +68,13 @@ pub(super) async fn public_lang(ctx: Context<'_>) -> Lang {
 }
 
 pub(super) async fn say_private(ctx: Context<'_>, text: String) -> Result<(), Error> {
-    ctx.send(
-        CreateReply::default()
-            .content(text::clip(text))
-            .ephemeral(true),
+    counted(
+        Op::Answer,
+        ctx.send(
+            CreateReply::default()
+                .content(text::clip(text))
+                .ephemeral(true),
+        ),
     )
     .await?;
     Ok(())
@@ -543,14 +547,16 @@ pub async fn challenge(
     let lang = public_lang(ctx).await;
     let mut message = post::challenge_message(data, lang, &challenge);
     let direct = super::offers::challenge_pings(data, &mut message, &challenge).await;
-    let handle = ctx
-        .send(
+    let handle = counted(
+        Op::Answer,
+        ctx.send(
             CreateReply::default()
                 .content(message.content)
                 .components(message.components)
                 .allowed_mentions(message.mentions),
-        )
-        .await?;
+        ),
+    )
+    .await?;
     match handle.message().await {
         Ok(m) => {
             if let Err(e) = data
@@ -669,7 +675,7 @@ pub async fn move_(
                 if let Some(png) = preview.png {
                     reply = reply.attachment(CreateAttachment::bytes(png, "preview.png"));
                 }
-                ctx.send(reply).await?;
+                counted(Op::Answer, ctx.send(reply)).await?;
                 return Ok(());
             }
             // Colour choices are buttons already; typed ones need no second confirmation.
@@ -735,7 +741,7 @@ pub async fn board(
             if let Some(png) = message.png {
                 reply = reply.attachment(CreateAttachment::bytes(png, "board.png"));
             }
-            ctx.send(reply).await?;
+            counted(Op::Answer, ctx.send(reply)).await?;
             Ok(())
         }
         Err(e) => say_error(ctx, &e).await,
@@ -973,7 +979,7 @@ pub async fn export(
     };
     let lang = private_lang(ctx).await;
     // The GIF takes a while for long games: acknowledge first.
-    ctx.defer_ephemeral().await?;
+    counted(Op::Answer, ctx.defer_ephemeral()).await?;
     let names: Vec<String> = view.seats.iter().map(|s| s.name.clone()).collect();
     let mut record = GameRecord::from_game(&view.game, &names);
     record.event = Some(text::game_title(&data.i18n, Lang::En, &view));
@@ -1052,6 +1058,6 @@ pub async fn export(
             }
         }
     }
-    ctx.send(reply).await?;
+    counted(Op::Answer, ctx.send(reply)).await?;
     Ok(())
 }

@@ -384,8 +384,11 @@ pub async fn challenge(
             .ephemeral(true)
     };
     if rules.players != 2 {
-        ctx.send(say(data.i18n.get(private, "engine-two-players-only")))
-            .await?;
+        counted(
+            Op::Answer,
+            ctx.send(say(data.i18n.get(private, "engine-two-players-only"))),
+        )
+        .await?;
         return Ok(());
     }
     let level = match level {
@@ -393,15 +396,21 @@ pub async fn challenge(
         Some(n) => match Level::new(n) {
             Some(l) => l,
             None => {
-                ctx.send(say(data.i18n.get(private, "engine-bad-level")))
-                    .await?;
+                counted(
+                    Op::Answer,
+                    ctx.send(say(data.i18n.get(private, "engine-bad-level"))),
+                )
+                .await?;
                 return Ok(());
             }
         },
     };
     let Some(bot) = data.engine.bot().cloned() else {
-        ctx.send(say(data.i18n.get(private, "err-internal")))
-            .await?;
+        counted(
+            Op::Answer,
+            ctx.send(say(data.i18n.get(private, "err-internal"))),
+        )
+        .await?;
         return Ok(());
     };
     let request = ChallengeRequest {
@@ -417,7 +426,11 @@ pub async fn challenge(
     {
         Ok(v) => v,
         Err(e) => {
-            ctx.send(say(error_text(&data.i18n, private, &e))).await?;
+            counted(
+                Op::Answer,
+                ctx.send(say(error_text(&data.i18n, private, &e))),
+            )
+            .await?;
             return Ok(());
         }
     };
@@ -464,7 +477,7 @@ pub async fn challenge(
     if let Some(png) = board.png {
         answer = answer.attachment(CreateAttachment::bytes(png, "board.png"));
     }
-    let handle = ctx.send(answer).await?;
+    let handle = counted(Op::Answer, ctx.send(answer)).await?;
     let mut view = view;
     let threads = data
         .service
@@ -515,10 +528,15 @@ async fn open_thread(
     if name.chars().count() > 100 {
         name = name.chars().take(99).collect::<String>() + "…";
     }
-    let thread = match ctx
-        .channel_id()
-        .create_thread_from_message(ctx.http(), message, serenity::CreateThread::new(name))
-        .await
+    let thread = match counted(
+        Op::Thread,
+        ctx.channel_id().create_thread_from_message(
+            ctx.http(),
+            message,
+            serenity::CreateThread::new(name),
+        ),
+    )
+    .await
     {
         Ok(t) => crate::service::ChannelId(t.id.get()),
         Err(e) => {

@@ -433,8 +433,11 @@ pub async fn announce(
                     .send_message(&sctx.http, board.message());
                 if let Err(e) = counted(Op::Post, posted).await {
                     let text = post_failure_text(&data.i18n, plang, home, &e);
-                    ctx.send(CreateReply::default().content(text).ephemeral(true))
-                        .await?;
+                    counted(
+                        Op::Answer,
+                        ctx.send(CreateReply::default().content(text).ephemeral(true)),
+                    )
+                    .await?;
                 }
             }
         }
@@ -458,14 +461,16 @@ pub async fn announce(
                     .send_message(&sctx.http, board.message());
                 if let Err(e) = counted(Op::Post, posted).await {
                     let text = post_failure_text(&data.i18n, plang, home, &e);
-                    click
-                        .create_followup(
+                    counted(
+                        Op::Followup,
+                        click.create_followup(
                             &sctx.http,
                             CreateInteractionResponseFollowup::new()
                                 .content(text)
                                 .ephemeral(true),
-                        )
-                        .await?;
+                        ),
+                    )
+                    .await?;
                 }
             }
         }

@@ -7,7 +7,9 @@ mod support;
 
 mod bot;
 mod clocks;
+mod database;
 mod engine;
+mod faults;
 mod fixtures;
 mod harness;
 mod names;

@@ -159,7 +159,9 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Response<Full<By
         let mut st = shared.lock();
         let answer = if !versioned {
             Answer::unknown_route()
-        } else if !authorized {
+        } else if !authorized && path != "/gateway" {
+            // GET /gateway needs no token at Discord (a bad token is refused by the gateway,
+            // with close code 4004).
             Answer::error(ErrorAnswer::new(401, 0, "401: Unauthorized"))
         } else if let Some(error) = take_failure(&mut st, &recorded) {
             Answer::deliberate(error)
