@@ -385,7 +385,12 @@ async fn lock_ratings(
 
 /// A rating's advisory lock number: FNV-1a of its key, the same in every process.
 fn rating_lock_key(scope: Scope, family: Family, user: UserId) -> i64 {
-    let text = format!("rating/{}/{}/{}", scope.to_db(), family.name(), user.to_db());
+    let text = format!(
+        "rating/{}/{}/{}",
+        scope.to_db(),
+        family.name(),
+        user.to_db()
+    );
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for byte in text.bytes() {
         hash ^= u64::from(byte);
