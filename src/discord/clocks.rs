@@ -266,16 +266,18 @@ async fn guild_lang(service: &Service, guild: crate::service::GuildId) -> Lang {
         .unwrap_or_default()
 }
 
-/// Posts the notice of one clock event (best effort: failures are logged).
-async fn post_event(http: &Http, service: &Service, i18n: &I18n, event: &ClockEvent) {
+/// The notice of one clock event in the guild's language, with each player's notification
+/// preference and direct-message language (`None` when the event says nothing).
+pub(super) async fn notice_of(
+    service: &Service,
+    i18n: &I18n,
+    event: &ClockEvent,
+) -> Option<Notice> {
     let game = match event {
         ClockEvent::Reminder { game, .. }
         | ClockEvent::VacationUsed { game, .. }
         | ClockEvent::TimedOut { game, .. } => game,
-        ClockEvent::Failed { game, error } => {
-            warn!(%error, game = game.0, "a game's deadline could not be handled");
-            return;
-        }
+        ClockEvent::Failed { .. } => return None,
     };
     let lang = guild_lang(service, game.guild).await;
     let mut prefs = Vec::new();
@@ -292,7 +294,25 @@ async fn post_event(http: &Http, service: &Service, i18n: &I18n, event: &ClockEv
     let pref = |u: UserId| prefs.iter().find(|(p, _, _)| *p == u);
     let notify_of = |u: UserId| pref(u).map_or(Notify::default(), |p| p.1);
     let dm_lang = |u: UserId| pref(u).map_or(lang, |p| p.2);
-    let Some(n) = notice(i18n, lang, event, notify_of, dm_lang) else {
+    notice(i18n, lang, event, notify_of, dm_lang)
+}
+
+/// Posts the notice of one clock event (best effort: failures are logged). Reminders and
+/// losses on time are owed through the outbox, in the transaction that claimed them, and the
+/// poster sends them; vacation notices are posted here.
+async fn post_event(http: &Http, service: &Service, i18n: &I18n, event: &ClockEvent) {
+    let game = match event {
+        ClockEvent::Reminder { .. } | ClockEvent::TimedOut { .. } => {
+            service.outbox_wake();
+            return;
+        }
+        ClockEvent::VacationUsed { game, .. } => game,
+        ClockEvent::Failed { game, error } => {
+            warn!(%error, game = game.0, "a game's deadline could not be handled");
+            return;
+        }
+    };
+    let Some(n) = notice_of(service, i18n, event).await else {
         return;
     };
     let mentions = CreateAllowedMentions::new().users(

@@ -55,6 +55,14 @@ pub(super) fn actor_of(ctx: Context<'_>) -> Option<Actor> {
     Some(actor(guild, ctx.channel_id(), ctx.author(), member))
 }
 
+/// The actor of a command whose own answer may carry the game's board: the interaction's
+/// token goes with it to the outbox (a board answered before a crash is not posted again).
+pub(super) fn answering_actor_of(ctx: Context<'_>) -> Option<Actor> {
+    let mut actor = actor_of(ctx)?;
+    actor.reply = interaction(ctx).map(|i| i.token.clone());
+    Some(actor)
+}
+
 pub(super) async fn private_lang(ctx: Context<'_>) -> Lang {
     ctx.data()
         .private_lang(UserId(ctx.author().id.get()), ctx.locale().unwrap_or("en"))
@@ -641,7 +649,7 @@ pub async fn move_(
     let Some(at) = at else {
         return super::picker::open_from_command(ctx, game.map(GameId)).await;
     };
-    let Some(actor) = actor_of(ctx) else {
+    let Some(actor) = answering_actor_of(ctx) else {
         return Ok(());
     };
     let data = ctx.data();
@@ -780,7 +788,7 @@ pub async fn resign(
     ctx: Context<'_>,
     #[autocomplete = "autocomplete_game"] game: Option<i64>,
 ) -> Result<(), Error> {
-    let Some(actor) = actor_of(ctx) else {
+    let Some(actor) = answering_actor_of(ctx) else {
         return Ok(());
     };
     let data = ctx.data();

@@ -13,6 +13,7 @@ pub mod fatal;
 mod localize;
 pub mod offers;
 pub mod ops;
+pub mod outbox;
 pub mod picker;
 mod post;
 pub mod ratings;
@@ -130,6 +131,8 @@ pub fn actor(
         guild: GuildId(guild.get()),
         channel: ChannelId(channel.get()),
         user: user_info(user, member),
+        reply: None,
+        owes_posts: true,
     }
 }
 
@@ -280,6 +283,14 @@ pub fn framework_with_engine(
                     Arc::downgrade(&ctx.http),
                     Arc::downgrade(&service),
                     Arc::clone(&i18n),
+                ));
+                // The outbox's poster: what committed actions owe Discord, including what was
+                // owed before a restart.
+                tokio::spawn(outbox::run(
+                    Arc::downgrade(&ctx.http),
+                    Arc::downgrade(&service),
+                    Arc::clone(&i18n),
+                    Some(UserId(ready.user.id.get())),
                 ));
                 tokio::spawn(tournaments::sweep_tournaments(
                     Arc::downgrade(&ctx.http),

@@ -50,13 +50,20 @@ impl Op {
 pub fn status_of<T>(result: &Result<T, serenity::Error>) -> u16 {
     match result {
         Ok(_) => 200,
-        Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(answer))) => {
+        Err(e) => error_status(e),
+    }
+}
+
+/// The HTTP status a failed REST call carries (0 when no answer came).
+pub fn error_status(e: &serenity::Error) -> u16 {
+    match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(answer)) => {
             answer.status_code.as_u16()
         }
-        Err(serenity::Error::Http(serenity::HttpError::Request(e))) => {
+        serenity::Error::Http(serenity::HttpError::Request(e)) => {
             e.status().map_or(0, |s| s.as_u16())
         }
-        Err(_) => 0,
+        _ => 0,
     }
 }
 

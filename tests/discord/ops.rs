@@ -116,6 +116,12 @@ impl BotProcess {
         line["addr"].as_str().expect("addr field").parse().unwrap()
     }
 
+    /// Kills the process with SIGKILL (no chance to finish anything) and waits for it.
+    pub(crate) fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
     /// Sends SIGTERM.
     fn terminate(&self) {
         let pid = i32::try_from(self.child.id()).unwrap();
