@@ -17,3 +17,4 @@ mod model;
 mod ratings;
 mod social;
 mod tournaments;
+mod upgrade;
