@@ -13,6 +13,7 @@ pub mod fatal;
 mod localize;
 pub mod offers;
 pub mod ops;
+pub mod outbox;
 pub mod picker;
 mod post;
 pub mod ratings;
@@ -32,6 +33,7 @@ use poise::serenity_prelude as serenity;
 use serenity::{ClientBuilder, FullEvent, GatewayIntents, Http, HttpBuilder, Interaction};
 use tracing::{error, info, warn};
 
+use self::rest::{Op, counted};
 use crate::config::Config;
 use crate::i18n::{I18n, Lang};
 use crate::service::{
@@ -129,6 +131,8 @@ pub fn actor(
         guild: GuildId(guild.get()),
         channel: ChannelId(channel.get()),
         user: user_info(user, member),
+        reply: None,
+        owes_posts: true,
     }
 }
 
@@ -156,9 +160,11 @@ async fn tell_privately(ctx: Context<'_>, key: &str) {
         .private_lang(UserId(ctx.author().id.get()), ctx.locale().unwrap_or("en"))
         .await;
     let text = ctx.data().i18n.get(lang, key);
-    if let Err(e) = ctx
-        .send(poise::CreateReply::default().content(text).ephemeral(true))
-        .await
+    if let Err(e) = counted(
+        Op::Answer,
+        ctx.send(poise::CreateReply::default().content(text).ephemeral(true)),
+    )
+    .await
     {
         warn!(%e, "could not report an error to its caller");
     }
@@ -277,6 +283,14 @@ pub fn framework_with_engine(
                     Arc::downgrade(&ctx.http),
                     Arc::downgrade(&service),
                     Arc::clone(&i18n),
+                ));
+                // The outbox's poster: what committed actions owe Discord, including what was
+                // owed before a restart.
+                tokio::spawn(outbox::run(
+                    Arc::downgrade(&ctx.http),
+                    Arc::downgrade(&service),
+                    Arc::clone(&i18n),
+                    Some(UserId(ready.user.id.get())),
                 ));
                 tokio::spawn(tournaments::sweep_tournaments(
                     Arc::downgrade(&ctx.http),

@@ -7,6 +7,7 @@ mod support;
 
 mod bot;
 mod clocks;
+mod crash_storm;
 mod database;
 mod engine;
 mod faults;
@@ -14,6 +15,7 @@ mod fixtures;
 mod harness;
 mod names;
 mod ops;
+mod outbox;
 mod picker;
 mod ratings;
 mod renju;

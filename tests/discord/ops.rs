@@ -116,6 +116,12 @@ impl BotProcess {
         line["addr"].as_str().expect("addr field").parse().unwrap()
     }
 
+    /// Kills the process with SIGKILL (no chance to finish anything) and waits for it.
+    pub(crate) fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
     /// Sends SIGTERM.
     fn terminate(&self) {
         let pid = i32::try_from(self.child.id()).unwrap();
@@ -366,8 +372,9 @@ async fn metrics_count_exactly_what_was_played_and_readiness_follows_the_gateway
         value(&s, "gomoku_gateway_sessions_total", &[("kind", "identify")]),
         1.0
     );
-    // Discord REST requests of the games, by operation: the nine boards answered in the
-    // thread, the thread opened from the challenge, the first board posted there.
+    // Discord REST requests, by operation: the challenge's answer, the Accept click's update,
+    // the thread opened from the challenge, the first board posted there, the nine boards
+    // answered in the thread and the refused move's private answer.
     let requests = |op: &str| {
         value(
             &s,
@@ -375,10 +382,35 @@ async fn metrics_count_exactly_what_was_played_and_readiness_follows_the_gateway
             &[("op", op), ("status", "2xx")],
         )
     };
-    assert_eq!(requests("answer"), 9.0);
+    for r in fake.requests() {
+        eprintln!("REQ {} {}", r.method, r.path);
+    }
+    for op in [
+        "answer",
+        "followup",
+        "post",
+        "edit",
+        "thread",
+        "direct_message",
+    ] {
+        eprintln!("OP {op} {}", requests(op));
+    }
+    assert_eq!(requests("answer"), 12.0);
     assert_eq!(requests("thread"), 1.0);
     assert_eq!(requests("post"), 1.0);
-    assert_eq!(value(&s, "gomoku_discord_requests_total", &[]), 11.0);
+    assert_eq!(value(&s, "gomoku_discord_requests_total", &[]), 14.0);
+    // Every request the bot's handlers sent is counted once: all that reached the fake, but
+    // serenity's and poise's own (the gateway's address, the bot's user, the commands' set).
+    let sent = fake
+        .requests()
+        .iter()
+        .filter(|r| r.method != "GET" && !r.path.ends_with("/commands"))
+        .count();
+    assert_eq!(
+        value(&s, "gomoku_discord_requests_total", &[]),
+        sent as f64,
+        "requests counted against requests the fake received"
+    );
     assert_eq!(value(&s, "gomoku_discord_rest_failures_total", &[]), 0.0);
     assert!(
         observations(&s, "gomoku_db_commit_seconds", &[("op", "moves")]) >= 1.0,

@@ -135,6 +135,10 @@ pub(crate) struct State {
     pub gateway: GatewayState,
     /// Problems the fake found in its own payloads (would-be-dropped dispatches).
     pub harness_errors: Vec<String>,
+    /// Channel messages sent with `enforce_nonce`: the nonce, to the message made and when
+    /// (Discord answers a repeated nonce from the same author within a few minutes with the
+    /// message it made the first time).
+    pub nonces: HashMap<String, (u64, Instant)>,
     /// Where each newly recorded request is also sent ([`super::FakeDiscord::subscribe_requests`]).
     pub taps: Vec<mpsc::UnboundedSender<RecordedRequest>>,
 }
