@@ -446,6 +446,7 @@ pub async fn run(config: Config, operations: Operations) -> Result<(), Error> {
     // not have begun yet: let them begin, then wait for them (the watchdog bounds this).
     tokio::time::sleep(Duration::from_millis(100)).await;
     drain.wait_idle(grace).await;
+    flush_outbox(&service, grace / 5).await;
     service.close().await;
     let _ = stop_listener.send(true);
     if let Some(listening) = listening {
@@ -453,6 +454,28 @@ pub async fn run(config: Config, operations: Operations) -> Result<(), Error> {
     }
     info!("stopped");
     Ok(())
+}
+
+/// Gives the outbox's poster (still running) a bounded time to send what the last actions owe
+/// Discord, and to record what it sent, before the database closes. What is left is durable:
+/// the next start posts it, so running out of time here loses nothing.
+async fn flush_outbox(service: &Service, within: Duration) {
+    let deadline = tokio::time::Instant::now() + within;
+    loop {
+        match service.outbox_pending().await {
+            Ok(0) => return,
+            Ok(owed) if tokio::time::Instant::now() >= deadline => {
+                info!(owed, "messages left in the outbox for the next start");
+                return;
+            }
+            Ok(_) => service.outbox_wake(),
+            Err(e) => {
+                warn!(%e, "could not read the outbox before stopping");
+                return;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
 }
 
 /// On the first signal: drain, then close the gateway (which ends `client.start()`), all

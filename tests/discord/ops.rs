@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use prometheus_parse::{Sample, Scrape, Value as Metric};
 use serde_json::Value;
+use sqlx::Connection;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use gomoku_bot::discord::{self, Registration};
@@ -517,6 +518,19 @@ async fn a_sigterm_in_a_burst_of_moves_loses_nothing_and_a_restart_continues() {
         "{lines:?}"
     );
     drop(bot);
+    // What the played moves owed Discord went out before the exit: nothing is left owed.
+    let mut db = sqlx::SqliteConnection::connect(&format!(
+        "sqlite://{}?mode=ro",
+        dir.path().join("bot.db").display()
+    ))
+    .await
+    .expect("the bot's database");
+    let owed: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM outbox WHERE state = 'pending'")
+        .fetch_one(&mut db)
+        .await
+        .expect("the outbox");
+    assert_eq!(owed, 0, "rows left owed after a graceful stop");
+    drop(db);
 
     // What was answered as played is in the database, and nothing else: the restarted bot
     // continues each game from there.
