@@ -25,7 +25,8 @@
 //! on/off ratio, for moves/s, the p99 latency and the process's CPU time per move (the least
 //! swayed by a shared machine). Run: `cargo bench --bench metrics`. Environment:
 //! `GOMOKU_BENCH_PLIES` (default 10) moves per game per round, `GOMOKU_BENCH_ROUNDS` (default
-//! 16, a multiple of 4) rounds; a game has room for about 360 moves.
+//! 16, a multiple of 4) rounds, `GOMOKU_BENCH_GAMES` (default 25) games at once: more games make
+//! longer rounds, so that more scrapes fall inside them; a game has room for about 360 moves.
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -57,8 +58,6 @@ mod play;
 use play::{Game, Router, Sample, ms, play_all, quantile, start_game};
 use support::fake_discord::{FakeConfig, FakeDiscord, Req, RunningBot, TestUser};
 
-/// Games played at once (two players each).
-const GAMES: usize = 25;
 /// How often the bench scrapes `/metrics` while on.
 const SCRAPE_EVERY: Duration = Duration::from_secs(1);
 /// How often the histograms' upkeep runs while on (the exporter's default).
@@ -216,7 +215,7 @@ fn load_average() -> String {
         .unwrap_or_else(|_| "unknown".to_owned())
 }
 
-async fn bench(plies: usize, rounds: usize) {
+async fn bench(game_count: usize, plies: usize, rounds: usize) {
     let handle = install();
     let load_before = load_average();
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -261,7 +260,7 @@ async fn bench(plies: usize, rounds: usize) {
     fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
         .await;
 
-    let users: Vec<TestUser> = (0..2 * GAMES)
+    let users: Vec<TestUser> = (0..2 * game_count)
         .map(|i| fake.add_user(&format!("player{i:02}")))
         .collect();
     let mut games: Vec<Game> = Vec::new();
@@ -302,8 +301,9 @@ async fn bench(plies: usize, rounds: usize) {
 
     println!();
     println!(
-        "gomoku-bot: the metrics' cost on the hot path; {GAMES} games, 50 players at once, \
-         {plies} moves per game per round, {rounds} rounds interleaved (off, on, on, off, ...)"
+        "gomoku-bot: the metrics' cost on the hot path; {game_count} games, {} players at once, \
+         {plies} moves per game per round, {rounds} rounds interleaved (off, on, on, off, ...)",
+        2 * game_count
     );
     println!(
         "machine: {} cores; load average {load_before} before, {} after",
@@ -424,5 +424,6 @@ fn main() {
         .enable_all()
         .build()
         .expect("a tokio runtime");
-    runtime.block_on(bench(plies, rounds));
+    let games = number("GOMOKU_BENCH_GAMES", 25).max(1);
+    runtime.block_on(bench(games, plies, rounds));
 }

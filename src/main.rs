@@ -445,10 +445,15 @@ fn run_bot(path: &std::path::Path) -> ExitCode {
     };
     match runtime.block_on(gomoku_bot::discord::run(config, operations)) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            tracing::error!(%e, "the bot stopped");
-            ExitCode::from(1)
-        }
+        // Nothing a restart mends (a refused token, a database it cannot read): one line on
+        // stderr and status 2, so that a supervisor does not loop restarting it.
+        Err(e) => match gomoku_bot::discord::fatal::fatal_line(e.as_ref()) {
+            Some(line) => usage_error(line),
+            None => {
+                tracing::error!(%e, "the bot stopped");
+                ExitCode::from(1)
+            }
+        },
     }
 }
 

@@ -12,6 +12,7 @@ use serenity::{
 };
 
 use super::post::{self, Origin, Responder};
+use super::rest::{Op, counted};
 use super::text::{self, error_text};
 use super::{Data, Error, actor};
 use crate::i18n::{I18n, Lang};
@@ -262,9 +263,11 @@ pub(super) async fn reply_private(
     let message = CreateInteractionResponseMessage::new()
         .content(text::clip(text))
         .ephemeral(true);
-    click
-        .create_response(&ctx.http, CreateInteractionResponse::Message(message))
-        .await?;
+    counted(
+        Op::Answer,
+        click.create_response(&ctx.http, CreateInteractionResponse::Message(message)),
+    )
+    .await?;
     Ok(())
 }
 
@@ -286,9 +289,11 @@ async fn refresh_challenge(
         .content(message.content)
         .components(message.components)
         .allowed_mentions(serenity::CreateAllowedMentions::new());
-    click
-        .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
-        .await?;
+    counted(
+        Op::Answer,
+        click.create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update)),
+    )
+    .await?;
     Ok(())
 }
 
@@ -449,9 +454,11 @@ pub async fn handle(
                         .tr(lang, "confirm-dropped", &[("id", game.0.into())]),
                 )
                 .components(Vec::new());
-            click
-                .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
-                .await?;
+            counted(
+                Op::Answer,
+                click.create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update)),
+            )
+            .await?;
             Ok(())
         }
     }

@@ -7,6 +7,7 @@ use poise::serenity_prelude as serenity;
 use serenity::{CreateAllowedMentions, CreateMessage, Http};
 use tracing::warn;
 
+use super::rest::{Op, counted};
 use super::text::{self, mention};
 use super::{Context, Error};
 use crate::i18n::{I18n, Lang};
@@ -265,16 +266,18 @@ async fn guild_lang(service: &Service, guild: crate::service::GuildId) -> Lang {
         .unwrap_or_default()
 }
 
-/// Posts the notice of one clock event (best effort: failures are logged).
-async fn post_event(http: &Http, service: &Service, i18n: &I18n, event: &ClockEvent) {
+/// The notice of one clock event in the guild's language, with each player's notification
+/// preference and direct-message language (`None` when the event says nothing).
+pub(super) async fn notice_of(
+    service: &Service,
+    i18n: &I18n,
+    event: &ClockEvent,
+) -> Option<Notice> {
     let game = match event {
         ClockEvent::Reminder { game, .. }
         | ClockEvent::VacationUsed { game, .. }
         | ClockEvent::TimedOut { game, .. } => game,
-        ClockEvent::Failed { game, error } => {
-            warn!(%error, game = game.0, "a game's deadline could not be handled");
-            return;
-        }
+        ClockEvent::Failed { .. } => return None,
     };
     let lang = guild_lang(service, game.guild).await;
     let mut prefs = Vec::new();
@@ -291,7 +294,25 @@ async fn post_event(http: &Http, service: &Service, i18n: &I18n, event: &ClockEv
     let pref = |u: UserId| prefs.iter().find(|(p, _, _)| *p == u);
     let notify_of = |u: UserId| pref(u).map_or(Notify::default(), |p| p.1);
     let dm_lang = |u: UserId| pref(u).map_or(lang, |p| p.2);
-    let Some(n) = notice(i18n, lang, event, notify_of, dm_lang) else {
+    notice(i18n, lang, event, notify_of, dm_lang)
+}
+
+/// Posts the notice of one clock event (best effort: failures are logged). Reminders and
+/// losses on time are owed through the outbox, in the transaction that claimed them, and the
+/// poster sends them; vacation notices are posted here.
+async fn post_event(http: &Http, service: &Service, i18n: &I18n, event: &ClockEvent) {
+    let game = match event {
+        ClockEvent::Reminder { .. } | ClockEvent::TimedOut { .. } => {
+            service.outbox_wake();
+            return;
+        }
+        ClockEvent::VacationUsed { game, .. } => game,
+        ClockEvent::Failed { game, error } => {
+            warn!(%error, game = game.0, "a game's deadline could not be handled");
+            return;
+        }
+    };
+    let Some(n) = notice_of(service, i18n, event).await else {
         return;
     };
     let mentions = CreateAllowedMentions::new().users(
@@ -303,20 +324,23 @@ async fn post_event(http: &Http, service: &Service, i18n: &I18n, event: &ClockEv
     let message = CreateMessage::new()
         .content(n.content)
         .allowed_mentions(mentions);
-    if let Err(e) = serenity::ChannelId::new(n.channel.0.max(1))
-        .send_message(http, message)
-        .await
+    if let Err(e) = counted(
+        Op::Post,
+        serenity::ChannelId::new(n.channel.0.max(1)).send_message(http, message),
+    )
+    .await
     {
         warn!(%e, game = game.id.0, "could not post a clock notice");
     }
     for (user, text) in n.direct {
         let user_id = serenity::UserId::new(user.0.max(1));
-        let sent = match user_id.create_dm_channel(http).await {
-            Ok(dm) => dm
-                .id
-                .send_message(http, CreateMessage::new().content(text))
-                .await
-                .map(|_| ()),
+        let sent = match counted(Op::DirectMessage, user_id.create_dm_channel(http)).await {
+            Ok(dm) => counted(
+                Op::DirectMessage,
+                dm.id.send_message(http, CreateMessage::new().content(text)),
+            )
+            .await
+            .map(|_| ()),
             Err(e) => Err(e),
         };
         if let Err(e) = sent {
@@ -395,10 +419,13 @@ pub async fn vacation(ctx: Context<'_>) -> Result<(), Error> {
         Ok(b) => vacation_text(&data.i18n, lang, &b),
         Err(e) => text::error_text(&data.i18n, lang, &e),
     };
-    ctx.send(
-        poise::CreateReply::default()
-            .content(text::clip(text))
-            .ephemeral(true),
+    counted(
+        Op::Answer,
+        ctx.send(
+            poise::CreateReply::default()
+                .content(text::clip(text))
+                .ephemeral(true),
+        ),
     )
     .await?;
     Ok(())

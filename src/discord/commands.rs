@@ -6,6 +6,7 @@ use poise::serenity_prelude as serenity;
 use serenity::{AutocompleteChoice, CreateAttachment, CreateAutocompleteResponse};
 
 use super::post::{self, Origin};
+use super::rest::{Op, counted};
 use super::text::{self, error_text};
 use super::{Context, Error, actor};
 use crate::i18n::{Lang, rules_text};
@@ -54,6 +55,14 @@ pub(super) fn actor_of(ctx: Context<'_>) -> Option<Actor> {
     Some(actor(guild, ctx.channel_id(), ctx.author(), member))
 }
 
+/// The actor of a command whose own answer may carry the game's board: the interaction's
+/// token goes with it to the outbox (a board answered before a crash is not posted again).
+pub(super) fn answering_actor_of(ctx: Context<'_>) -> Option<Actor> {
+    let mut actor = actor_of(ctx)?;
+    actor.reply = interaction(ctx).map(|i| i.token.clone());
+    Some(actor)
+}
+
 pub(super) async fn private_lang(ctx: Context<'_>) -> Lang {
     ctx.data()
         .private_lang(UserId(ctx.author().id.get()), ctx.locale().unwrap_or("en"))
@@ -67,10 +76,13 @@ pub(super) async fn public_lang(ctx: Context<'_>) -> Lang {
 }
 
 pub(super) async fn say_private(ctx: Context<'_>, text: String) -> Result<(), Error> {
-    ctx.send(
-        CreateReply::default()
-            .content(text::clip(text))
-            .ephemeral(true),
+    counted(
+        Op::Answer,
+        ctx.send(
+            CreateReply::default()
+                .content(text::clip(text))
+                .ephemeral(true),
+        ),
     )
     .await?;
     Ok(())
@@ -543,14 +555,16 @@ pub async fn challenge(
     let lang = public_lang(ctx).await;
     let mut message = post::challenge_message(data, lang, &challenge);
     let direct = super::offers::challenge_pings(data, &mut message, &challenge).await;
-    let handle = ctx
-        .send(
+    let handle = counted(
+        Op::Answer,
+        ctx.send(
             CreateReply::default()
                 .content(message.content)
                 .components(message.components)
                 .allowed_mentions(message.mentions),
-        )
-        .await?;
+        ),
+    )
+    .await?;
     match handle.message().await {
         Ok(m) => {
             if let Err(e) = data
@@ -635,7 +649,7 @@ pub async fn move_(
     let Some(at) = at else {
         return super::picker::open_from_command(ctx, game.map(GameId)).await;
     };
-    let Some(actor) = actor_of(ctx) else {
+    let Some(actor) = answering_actor_of(ctx) else {
         return Ok(());
     };
     let data = ctx.data();
@@ -669,7 +683,7 @@ pub async fn move_(
                 if let Some(png) = preview.png {
                     reply = reply.attachment(CreateAttachment::bytes(png, "preview.png"));
                 }
-                ctx.send(reply).await?;
+                counted(Op::Answer, ctx.send(reply)).await?;
                 return Ok(());
             }
             // Colour choices are buttons already; typed ones need no second confirmation.
@@ -735,7 +749,7 @@ pub async fn board(
             if let Some(png) = message.png {
                 reply = reply.attachment(CreateAttachment::bytes(png, "board.png"));
             }
-            ctx.send(reply).await?;
+            counted(Op::Answer, ctx.send(reply)).await?;
             Ok(())
         }
         Err(e) => say_error(ctx, &e).await,
@@ -774,7 +788,7 @@ pub async fn resign(
     ctx: Context<'_>,
     #[autocomplete = "autocomplete_game"] game: Option<i64>,
 ) -> Result<(), Error> {
-    let Some(actor) = actor_of(ctx) else {
+    let Some(actor) = answering_actor_of(ctx) else {
         return Ok(());
     };
     let data = ctx.data();
@@ -973,7 +987,7 @@ pub async fn export(
     };
     let lang = private_lang(ctx).await;
     // The GIF takes a while for long games: acknowledge first.
-    ctx.defer_ephemeral().await?;
+    counted(Op::Answer, ctx.defer_ephemeral()).await?;
     let names: Vec<String> = view.seats.iter().map(|s| s.name.clone()).collect();
     let mut record = GameRecord::from_game(&view.game, &names);
     record.event = Some(text::game_title(&data.i18n, Lang::En, &view));
@@ -1052,6 +1066,6 @@ pub async fn export(
             }
         }
     }
-    ctx.send(reply).await?;
+    counted(Op::Answer, ctx.send(reply)).await?;
     Ok(())
 }

@@ -26,8 +26,8 @@ use crate::engine::Level;
 use crate::i18n::{I18n, Lang};
 use crate::rules::{Action, RuleSet};
 use crate::service::{
-    Actor, ChallengeRequest, EngineTurn, GameId, GameView, GuildId, Played, Preferences, Service,
-    ServiceError, TimeControl, UserId, UserInfo,
+    Actor, ChallengeRequest, EngineTurn, GameId, GameView, GuildId, OutboxNote, Played,
+    Preferences, Service, ServiceError, TimeControl, UserId, UserInfo,
 };
 
 /// The level used when `/challenge` names the bot without one: 3.
@@ -323,25 +323,37 @@ async fn post_move(shared: &Shared, reply: &Reply, played: &Played, bot: UserId)
         let lead = text::move_text(&shared.i18n, lang, view, bot, &played.report);
         board_message_with(&shared.i18n, lang, view, &prefs, Some(lead), ping, limit)
     };
-    let mut posted = false;
+    // The follow-up is the interaction's own answer; otherwise (or when it fails) the
+    // outbox's poster posts the board in the game's channel, and sends the ping either way.
     if let Some(token) = &reply.token {
         let followup = build().followup();
         let sent = followup.execute(&*shared.http, (None, token.as_str()));
         match counted(Op::Followup, sent).await {
-            Ok(_) => posted = true,
+            Ok(m) => {
+                let note = OutboxNote {
+                    answered: Some(m.id.get()),
+                    ..OutboxNote::default()
+                };
+                shared.service.outbox_release(view.id, view.ply, note);
+                return;
+            }
             Err(e) => {
                 warn!(%e, game = view.id.0, "engine follow-up failed; posting in the channel")
             }
         }
     }
-    if !posted {
-        let channel = serenity::ChannelId::new(view.home().0.max(1));
-        let sent = channel.send_message(&*shared.http, build().message());
-        if let Err(e) = counted(Op::Post, sent).await {
-            warn!(%e, game = view.id.0, "could not post the engine's move");
-        }
-    }
-    post::direct_ping_with(&shared.http, &shared.i18n, view, &prefs, lang).await;
+    let note = OutboxNote {
+        answered: None,
+        lead: Some(text::move_text(
+            &shared.i18n,
+            lang,
+            view,
+            bot,
+            &played.report,
+        )),
+        lang: Some(lang.code().to_owned()),
+    };
+    shared.service.outbox_release(view.id, view.ply, note);
 }
 
 /// After start-up: every game where the engine owes a move gets it.
@@ -392,8 +404,11 @@ pub async fn challenge(
             .ephemeral(true)
     };
     if rules.players != 2 {
-        ctx.send(say(data.i18n.get(private, "engine-two-players-only")))
-            .await?;
+        counted(
+            Op::Answer,
+            ctx.send(say(data.i18n.get(private, "engine-two-players-only"))),
+        )
+        .await?;
         return Ok(());
     }
     let level = match level {
@@ -401,15 +416,21 @@ pub async fn challenge(
         Some(n) => match Level::new(n) {
             Some(l) => l,
             None => {
-                ctx.send(say(data.i18n.get(private, "engine-bad-level")))
-                    .await?;
+                counted(
+                    Op::Answer,
+                    ctx.send(say(data.i18n.get(private, "engine-bad-level"))),
+                )
+                .await?;
                 return Ok(());
             }
         },
     };
     let Some(bot) = data.engine.bot().cloned() else {
-        ctx.send(say(data.i18n.get(private, "err-internal")))
-            .await?;
+        counted(
+            Op::Answer,
+            ctx.send(say(data.i18n.get(private, "err-internal"))),
+        )
+        .await?;
         return Ok(());
     };
     let request = ChallengeRequest {
@@ -425,7 +446,11 @@ pub async fn challenge(
     {
         Ok(v) => v,
         Err(e) => {
-            ctx.send(say(error_text(&data.i18n, private, &e))).await?;
+            counted(
+                Op::Answer,
+                ctx.send(say(error_text(&data.i18n, private, &e))),
+            )
+            .await?;
             return Ok(());
         }
     };
@@ -472,7 +497,7 @@ pub async fn challenge(
     if let Some(png) = board.png {
         answer = answer.attachment(CreateAttachment::bytes(png, "board.png"));
     }
-    let handle = ctx.send(answer).await?;
+    let handle = counted(Op::Answer, ctx.send(answer)).await?;
     let mut view = view;
     let threads = data
         .service
@@ -523,10 +548,15 @@ async fn open_thread(
     if name.chars().count() > 100 {
         name = name.chars().take(99).collect::<String>() + "…";
     }
-    let thread = match ctx
-        .channel_id()
-        .create_thread_from_message(ctx.http(), message, serenity::CreateThread::new(name))
-        .await
+    let thread = match counted(
+        Op::Thread,
+        ctx.channel_id().create_thread_from_message(
+            ctx.http(),
+            message,
+            serenity::CreateThread::new(name),
+        ),
+    )
+    .await
     {
         Ok(t) => crate::service::ChannelId(t.id.get()),
         Err(e) => {

@@ -9,9 +9,11 @@ pub mod buttons;
 pub mod clocks;
 mod commands;
 pub mod engine;
+pub mod fatal;
 mod localize;
 pub mod offers;
 pub mod ops;
+pub mod outbox;
 pub mod picker;
 mod post;
 pub mod ratings;
@@ -21,6 +23,9 @@ pub mod review;
 pub mod text;
 pub mod tournaments;
 
+/// Move suggestions for what a member typed (the /move autocompletion), for tests and fuzzing.
+pub use post::point_suggestions;
+
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
@@ -28,6 +33,7 @@ use poise::serenity_prelude as serenity;
 use serenity::{ClientBuilder, FullEvent, GatewayIntents, Http, HttpBuilder, Interaction};
 use tracing::{error, info, warn};
 
+use self::rest::{Op, counted};
 use crate::config::Config;
 use crate::i18n::{I18n, Lang};
 use crate::service::{
@@ -125,6 +131,8 @@ pub fn actor(
         guild: GuildId(guild.get()),
         channel: ChannelId(channel.get()),
         user: user_info(user, member),
+        reply: None,
+        owes_posts: true,
     }
 }
 
@@ -152,9 +160,11 @@ async fn tell_privately(ctx: Context<'_>, key: &str) {
         .private_lang(UserId(ctx.author().id.get()), ctx.locale().unwrap_or("en"))
         .await;
     let text = ctx.data().i18n.get(lang, key);
-    if let Err(e) = ctx
-        .send(poise::CreateReply::default().content(text).ephemeral(true))
-        .await
+    if let Err(e) = counted(
+        Op::Answer,
+        ctx.send(poise::CreateReply::default().content(text).ephemeral(true)),
+    )
+    .await
     {
         warn!(%e, "could not report an error to its caller");
     }
@@ -274,6 +284,14 @@ pub fn framework_with_engine(
                     Arc::downgrade(&service),
                     Arc::clone(&i18n),
                 ));
+                // The outbox's poster: what committed actions owe Discord, including what was
+                // owed before a restart.
+                tokio::spawn(outbox::run(
+                    Arc::downgrade(&ctx.http),
+                    Arc::downgrade(&service),
+                    Arc::clone(&i18n),
+                    Some(UserId(ready.user.id.get())),
+                ));
                 tokio::spawn(tournaments::sweep_tournaments(
                     Arc::downgrade(&ctx.http),
                     Arc::downgrade(&service),
@@ -384,7 +402,13 @@ pub async fn run(config: Config, operations: Operations) -> Result<(), Error> {
         clock_sweep_every: Duration::from_secs(u64::from(config.game.clock_sweep_seconds)),
         review_nodes: crate::service::review::NODE_BUDGET,
     };
-    let service = Arc::new(Service::open(&options, service_config, Arc::new(SystemClock)).await?);
+    let service = Service::open(&options, service_config, Arc::new(SystemClock))
+        .await
+        .map_err(|source| fatal::DatabaseAtStart {
+            database: redact_url(&config.database.url),
+            source,
+        })?;
+    let service = Arc::new(service);
     info!(database = %redact_url(&config.database.url), "database ready, migrations applied");
     crate::render::warm_up();
     let i18n = Arc::new(I18n::load());

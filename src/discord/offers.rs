@@ -22,6 +22,7 @@ use tracing::warn;
 use super::buttons::{ButtonAction, button, reply_private};
 use super::commands::{actor_of, autocomplete_game, public_lang, say_error};
 use super::post::{self, Origin, Responder};
+use super::rest::{Op, counted};
 use super::text::{self, error_text, mention};
 use super::{Context, Data, Error};
 use crate::i18n::{I18n, Lang};
@@ -211,12 +212,14 @@ async fn send_dms(
             args.iter().map(|(k, v)| (*k, v.clone().into())).collect();
         let content = data.i18n.tr(lang, key, &fargs);
         let user = serenity::UserId::new(u.0.max(1));
-        let sent = match user.create_dm_channel(http).await {
-            Ok(dm) => dm
-                .id
-                .send_message(http, CreateMessage::new().content(content))
-                .await
-                .map(|_| ()),
+        let sent = match counted(Op::DirectMessage, user.create_dm_channel(http)).await {
+            Ok(dm) => counted(
+                Op::DirectMessage,
+                dm.id
+                    .send_message(http, CreateMessage::new().content(content)),
+            )
+            .await
+            .map(|_| ()),
             Err(e) => Err(e),
         };
         if let Err(e) = sent {
@@ -293,14 +296,16 @@ async fn post_offer(ctx: Context<'_>, made: OfferMade) -> Result<(), Error> {
     let components = answer_buttons(&data.i18n, lang, &made.offer);
     let home = made.view.home();
     let posted: Option<(ChannelId, MessageId)> = if ctx.channel_id().get() == home.0 {
-        let handle = ctx
-            .send(
+        let handle = counted(
+            Op::Answer,
+            ctx.send(
                 CreateReply::default()
                     .content(content)
                     .components(components)
                     .allowed_mentions(allowed(&mentioned)),
-            )
-            .await?;
+            ),
+        )
+        .await?;
         match handle.message().await {
             Ok(m) => Some((ChannelId(m.channel_id.get()), MessageId(m.id.get()))),
             Err(e) => {
@@ -314,9 +319,11 @@ async fn post_offer(ctx: Context<'_>, made: OfferMade) -> Result<(), Error> {
             .content(content)
             .components(components)
             .allowed_mentions(allowed(&mentioned));
-        match serenity::ChannelId::new(home.0.max(1))
-            .send_message(ctx.http(), message)
-            .await
+        match counted(
+            Op::Post,
+            serenity::ChannelId::new(home.0.max(1)).send_message(ctx.http(), message),
+        )
+        .await
         {
             Ok(m) => {
                 let ack = data.i18n.tr(
@@ -324,14 +331,20 @@ async fn post_offer(ctx: Context<'_>, made: OfferMade) -> Result<(), Error> {
                     "offer-posted",
                     &[("place", format!("<#{}>", home.0).into())],
                 );
-                ctx.send(CreateReply::default().content(ack).ephemeral(true))
-                    .await?;
+                counted(
+                    Op::Answer,
+                    ctx.send(CreateReply::default().content(ack).ephemeral(true)),
+                )
+                .await?;
                 Some((ChannelId(m.channel_id.get()), MessageId(m.id.get())))
             }
             Err(e) => {
                 let text = post::post_failure_text(&data.i18n, plang, home, &e);
-                ctx.send(CreateReply::default().content(text).ephemeral(true))
-                    .await?;
+                counted(
+                    Op::Answer,
+                    ctx.send(CreateReply::default().content(text).ephemeral(true)),
+                )
+                .await?;
                 None
             }
         }
@@ -468,9 +481,15 @@ pub async fn strike_stale_offers(http: &serenity::Http, data: &Data, view: &Game
             .content(content)
             .components(Vec::new())
             .allowed_mentions(CreateAllowedMentions::new());
-        if let Err(e) = serenity::ChannelId::new(channel.0.max(1))
-            .edit_message(http, serenity::MessageId::new(message.0.max(1)), edit)
-            .await
+        if let Err(e) = counted(
+            Op::Edit,
+            serenity::ChannelId::new(channel.0.max(1)).edit_message(
+                http,
+                serenity::MessageId::new(message.0.max(1)),
+                edit,
+            ),
+        )
+        .await
         {
             warn!(%e, offer = offer.id.0, "could not strike a lapsed offer's buttons");
         }
@@ -548,10 +567,13 @@ async fn answer(
                     )))
                     .components(Vec::new())
                     .allowed_mentions(CreateAllowedMentions::new());
-                if let Err(e) = click
-                    .channel_id
-                    .edit_message(&ctx.http, click.message.id, edit)
-                    .await
+                if let Err(e) = counted(
+                    Op::Edit,
+                    click
+                        .channel_id
+                        .edit_message(&ctx.http, click.message.id, edit),
+                )
+                .await
                 {
                     warn!(%e, offer = offer.0, "could not strike a lapsed offer's buttons");
                 }
@@ -610,9 +632,11 @@ async fn answer(
             updated(click, &line, false)
         }
     };
-    click
-        .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
-        .await?;
+    counted(
+        Op::Answer,
+        click.create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update)),
+    )
+    .await?;
     Ok(())
 }
 
@@ -644,9 +668,11 @@ async fn rematch(
     ));
     message.mentions = allowed(&mentioned);
     let place = format!("<#{}>", c.channel.0);
-    match serenity::ChannelId::new(c.channel.0.max(1))
-        .send_message(&ctx.http, message.message())
-        .await
+    match counted(
+        Op::Post,
+        serenity::ChannelId::new(c.channel.0.max(1)).send_message(&ctx.http, message.message()),
+    )
+    .await
     {
         Ok(m) => {
             if let Err(e) = data

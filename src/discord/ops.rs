@@ -12,6 +12,7 @@ use serenity::{
 };
 use tracing::{debug, warn};
 
+use super::rest::{Op, counted};
 use super::{Data, Error};
 use crate::ops::metrics::{self, Outcome};
 use crate::ops::server::Probe;
@@ -133,14 +134,23 @@ impl Instrumented {
                 .ephemeral(true),
         );
         let answered = match interaction {
-            Interaction::Command(c) => c.create_response(&ctx.http, message).await,
-            Interaction::Component(c) => c.create_response(&ctx.http, message).await,
-            Interaction::Modal(m) => m.create_response(&ctx.http, message).await,
+            Interaction::Command(c) => {
+                counted(Op::Answer, c.create_response(&ctx.http, message)).await
+            }
+            Interaction::Component(c) => {
+                counted(Op::Answer, c.create_response(&ctx.http, message)).await
+            }
+            Interaction::Modal(m) => {
+                counted(Op::Answer, m.create_response(&ctx.http, message)).await
+            }
             // No choices while restarting: the command itself will then say why.
             Interaction::Autocomplete(c) => {
-                c.create_response(
-                    &ctx.http,
-                    CreateInteractionResponse::Autocomplete(CreateAutocompleteResponse::new()),
+                counted(
+                    Op::Answer,
+                    c.create_response(
+                        &ctx.http,
+                        CreateInteractionResponse::Autocomplete(CreateAutocompleteResponse::new()),
+                    ),
                 )
                 .await
             }

@@ -23,6 +23,7 @@ use serenity::{
 
 use super::buttons::{announce_click, reply_private};
 use super::post::{self, Origin};
+use super::rest::{Op, counted};
 use super::text::{self, error_text};
 use super::{Context, Data, Error, actor};
 use crate::i18n::{I18n, Lang};
@@ -402,7 +403,7 @@ pub async fn open_from_command(ctx: Context<'_>, game: Option<GameId>) -> Result
         .content(picker_text(&data.i18n, lang, &view, w))
         .components(picker_rows(&data.i18n, lang, &view, w))
         .ephemeral(true);
-    ctx.send(reply).await?;
+    counted(Op::Answer, ctx.send(reply)).await?;
     Ok(())
 }
 
@@ -448,9 +449,11 @@ pub async fn handle_click(
                 .content(picker_text(&data.i18n, lang, &view, w))
                 .components(picker_rows(&data.i18n, lang, &view, w))
                 .ephemeral(true);
-            click
-                .create_response(&ctx.http, CreateInteractionResponse::Message(message))
-                .await?;
+            counted(
+                Op::Answer,
+                click.create_response(&ctx.http, CreateInteractionResponse::Message(message)),
+            )
+            .await?;
             Ok(())
         }
         PickerId::Window { to, .. } => {
@@ -459,9 +462,11 @@ pub async fn handle_click(
             let update = CreateInteractionResponseMessage::new()
                 .content(picker_text(&data.i18n, lang, &view, w))
                 .components(picker_rows(&data.i18n, lang, &view, w));
-            click
-                .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
-                .await?;
+            counted(
+                Op::Answer,
+                click.create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update)),
+            )
+            .await?;
             Ok(())
         }
         PickerId::Point { point, .. } => {
@@ -485,9 +490,14 @@ pub async fn handle_click(
                 if let Some(png) = preview.png {
                     update = update.add_file(CreateAttachment::bytes(png, "preview.png"));
                 }
-                click
-                    .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
-                    .await?;
+                counted(
+                    Op::Answer,
+                    click.create_response(
+                        &ctx.http,
+                        CreateInteractionResponse::UpdateMessage(update),
+                    ),
+                )
+                .await?;
                 return Ok(());
             }
             let origin = Origin {

@@ -11,14 +11,15 @@ use serenity::{
 use tracing::warn;
 
 use super::buttons;
-use super::rest::{Op, counted};
+use super::rest::{Op, counted, error_status};
 use super::text::{self, board_caption};
 use super::{Context, Data, Error};
 use crate::i18n::{I18n, Lang};
 use crate::render;
 use crate::rules::{Action, Game, Point};
 use crate::service::{
-    Challenge, ChannelId, GameStatus, GameView, Notify, Preferences, Service, ServiceError, UserId,
+    Challenge, ChannelId, GameStatus, GameView, Notify, OutboxEnd, OutboxNote, Preferences,
+    Service, ServiceError, UserId,
 };
 
 /// Where an interaction came from.
@@ -371,6 +372,71 @@ pub(super) async fn direct_ping_with(
     }
 }
 
+/// Posts an owed board in the game's place with its outbox row's nonce (so that the poster's
+/// retry after a crash cannot post it twice), and hands the row to the poster: done when the
+/// post went out, to be retried when Discord failed for now. Returns a permanent refusal, for
+/// the member to hear about (the row is then given up).
+async fn post_owed_board(
+    http: &serenity::Http,
+    data: &Data,
+    view: &GameView,
+    board: Outgoing,
+    unanswered: OutboxNote,
+) -> Option<serenity::Error> {
+    let channel = serenity::ChannelId::new(view.home().0.max(1));
+    let row = data
+        .service
+        .outbox_board(view.id, view.ply)
+        .await
+        .ok()
+        .flatten();
+    let Some(row) = row else {
+        // No row owes it (the outbox could not be read): post it as before.
+        return counted(Op::Post, channel.send_message(http, board.message()))
+            .await
+            .err();
+    };
+    // An earlier board of this game still waits in the outbox: this one goes after it.
+    if !data.service.outbox_is_first(&row).await.unwrap_or(false) {
+        data.service.outbox_release(view.id, view.ply, unanswered);
+        return None;
+    }
+    let message = board
+        .message()
+        .nonce(serenity::Nonce::String(row.nonce.clone()))
+        .enforce_nonce(true);
+    match counted(Op::Post, channel.send_message(http, message)).await {
+        Ok(m) => {
+            data.service.outbox_release(
+                view.id,
+                view.ply,
+                OutboxNote {
+                    answered: Some(m.id.get()),
+                    ..OutboxNote::default()
+                },
+            );
+            None
+        }
+        Err(e) if matches!(error_status(&e), 0 | 429 | 500..=599) => {
+            warn!(%e, game = view.id.0, "the board could not be posted yet; the outbox retries");
+            data.service.outbox_release(view.id, view.ply, unanswered);
+            None
+        }
+        Err(e) => {
+            warn!(%e, game = view.id.0, "could not post the board in the game's place");
+            let why = e.to_string();
+            if let Err(db) = data
+                .service
+                .outbox_done(&row, OutboxEnd::Failed, Some(&why))
+                .await
+            {
+                warn!(%db, game = view.id.0, "could not mark an outbox row given up");
+            }
+            Some(e)
+        }
+    }
+}
+
 /// Announces a game's new state after a committed action: the board (mentioning whoever acts
 /// next) goes to the game's channel; an answer made elsewhere is acknowledged privately.
 ///
@@ -389,6 +455,7 @@ pub async fn announce(
         .await;
     let prefs = viewer_prefs(data, view).await;
     let ping = wants_ping(view, &prefs) && !data.engine.acts_in(view);
+    let lead_copy = lead.clone();
     let board = board_message(
         data,
         lang,
@@ -407,10 +474,25 @@ pub async fn announce(
         Responder::Component { click, .. } => Some(click.token.clone()),
     }
     .filter(|_| in_place);
+    // What the poster needs to post this board itself if the answer below cannot carry it.
+    let unanswered = OutboxNote {
+        answered: None,
+        lead: lead_copy,
+        lang: Some(lang.code().to_owned()),
+    };
+    let answered = OutboxNote {
+        answered: Some(0),
+        ..OutboxNote::default()
+    };
     match responder {
         Responder::Command(ctx) => {
             if in_place {
-                counted(Op::Answer, ctx.send(board.reply())).await?;
+                // The answer carries the board; the outbox row only owes the ping now.
+                if let Err(e) = counted(Op::Answer, ctx.send(board.reply())).await {
+                    data.service.outbox_release(view.id, view.ply, unanswered);
+                    return Err(e.into());
+                }
+                data.service.outbox_release(view.id, view.ply, answered);
             } else {
                 let plang = ctx
                     .data()
@@ -429,12 +511,13 @@ pub async fn announce(
                     ctx.send(CreateReply::default().content(ack).ephemeral(true)),
                 )
                 .await?;
-                let posted = serenity::ChannelId::new(home.0.max(1))
-                    .send_message(&sctx.http, board.message());
-                if let Err(e) = counted(Op::Post, posted).await {
+                if let Some(e) = post_owed_board(&sctx.http, data, view, board, unanswered).await {
                     let text = post_failure_text(&data.i18n, plang, home, &e);
-                    ctx.send(CreateReply::default().content(text).ephemeral(true))
-                        .await?;
+                    counted(
+                        Op::Answer,
+                        ctx.send(CreateReply::default().content(text).ephemeral(true)),
+                    )
+                    .await?;
                 }
             }
         }
@@ -443,34 +526,56 @@ pub async fn announce(
                 Op::Answer,
                 click.create_response(&sctx.http, CreateInteractionResponse::UpdateMessage(update)),
             )
-            .await?;
+            .await
+            .inspect_err(|_| {
+                data.service
+                    .outbox_release(view.id, view.ply, unanswered.clone())
+            })?;
             if in_place {
-                counted(
+                match counted(
                     Op::Followup,
                     click.create_followup(&sctx.http, board.followup()),
                 )
-                .await?;
+                .await
+                {
+                    Ok(m) => data.service.outbox_release(
+                        view.id,
+                        view.ply,
+                        OutboxNote {
+                            answered: Some(m.id.get()),
+                            ..OutboxNote::default()
+                        },
+                    ),
+                    Err(e) => {
+                        data.service.outbox_release(view.id, view.ply, unanswered);
+                        return Err(e.into());
+                    }
+                }
             } else {
                 let plang = data
                     .private_lang(UserId(click.user.id.get()), &click.locale)
                     .await;
-                let posted = serenity::ChannelId::new(home.0.max(1))
-                    .send_message(&sctx.http, board.message());
-                if let Err(e) = counted(Op::Post, posted).await {
+                if let Some(e) = post_owed_board(&sctx.http, data, view, board, unanswered).await {
                     let text = post_failure_text(&data.i18n, plang, home, &e);
-                    click
-                        .create_followup(
+                    counted(
+                        Op::Followup,
+                        click.create_followup(
                             &sctx.http,
                             CreateInteractionResponseFollowup::new()
                                 .content(text)
                                 .ephemeral(true),
-                        )
-                        .await?;
+                        ),
+                    )
+                    .await?;
                 }
             }
         }
     }
-    direct_ping(&sctx.http, data, view, &prefs, lang).await;
+    // With the outbox the poster sends the ping (after the commit, retried); without it (a
+    // benchmark's comparison), it goes now as before.
+    if !data.service.outbox_on() {
+        direct_ping(&sctx.http, data, view, &prefs, lang).await;
+    }
     super::offers::strike_stale_offers(&sctx.http, data, view, lang).await;
     // The last game of a tournament round starts the next one.
     super::tournaments::after_game(

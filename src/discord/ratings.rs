@@ -15,6 +15,7 @@ use serenity::{
 use super::commands::{
     GameChoice, actor_of, origin, private_lang, public_lang, say_error, say_private,
 };
+use super::rest::{Op, counted};
 use super::text::{self, mention};
 use super::{Context, Data, Error};
 use crate::i18n::rules_text::preset_name;
@@ -318,10 +319,13 @@ pub async fn leaderboard(ctx: Context<'_>, game: Option<GameChoice>) -> Result<(
     // Public, so that anyone can page through it.
     let lang = public_lang(ctx).await;
     let (content, components) = leaderboard_message(&data.i18n, lang, &page);
-    ctx.send(
-        CreateReply::default()
-            .content(content)
-            .components(components),
+    counted(
+        Op::Answer,
+        ctx.send(
+            CreateReply::default()
+                .content(content)
+                .components(components),
+        ),
     )
     .await?;
     Ok(())
@@ -350,9 +354,11 @@ pub async fn turn_page(
                 .content(content)
                 .components(components)
                 .allowed_mentions(serenity::CreateAllowedMentions::new());
-            click
-                .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
-                .await?;
+            counted(
+                Op::Answer,
+                click.create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update)),
+            )
+            .await?;
         }
         Err(e) => {
             let lang = data
@@ -361,9 +367,11 @@ pub async fn turn_page(
             let message = CreateInteractionResponseMessage::new()
                 .content(text::error_text(&data.i18n, lang, &e))
                 .ephemeral(true);
-            click
-                .create_response(&ctx.http, CreateInteractionResponse::Message(message))
-                .await?;
+            counted(
+                Op::Answer,
+                click.create_response(&ctx.http, CreateInteractionResponse::Message(message)),
+            )
+            .await?;
         }
     }
     Ok(())
@@ -442,7 +450,7 @@ pub async fn replay(
         Err(e) => return say_error(ctx, &e).await,
     };
     // Drawing every frame takes a while for long games: acknowledge first.
-    ctx.defer().await?;
+    counted(Op::Answer, ctx.defer()).await?;
     let lang = public_lang(ctx).await;
     let prefs = data
         .service
@@ -490,7 +498,7 @@ pub async fn replay(
             ))
         }
     };
-    ctx.send(reply).await?;
+    counted(Op::Answer, ctx.send(reply)).await?;
     Ok(())
 }
 

@@ -1,12 +1,12 @@
 //! Discord REST requests counted by operation and status (issue 17).
 //!
 //! serenity has no hook on each request it sends (its rate limiter only calls back when it
-//! holds a request back, which `http_client` counts), so the bot counts where it calls: a call
-//! wrapped in [`counted`] is counted with its operation, a name from the fixed set [`Op`]
-//! (bounded, unlike a route with its ids), and the status its result carries. The wrapped
-//! calls are those that carry the games: answers with a board, follow-ups, boards posted in a
-//! game's place, game threads, turn reminders, the engine's moves. Other calls' failures are
-//! still counted, by status, where the handlers see them (`ops::count_rest_failure`).
+//! holds a request back, which `http_client` counts), so the bot counts where it calls: every
+//! REST call the handlers make (answers, button updates, follow-ups, posts, edits, threads,
+//! direct messages) is wrapped in [`counted`], with its operation, a name from the fixed set
+//! [`Op`] (bounded, unlike a route with its ids), and the status its result carries. Failures
+//! that reach a handler's error path are also counted apart (`ops::count_rest_failure`), as
+//! what members saw fail.
 
 use std::future::Future;
 
@@ -50,13 +50,20 @@ impl Op {
 pub fn status_of<T>(result: &Result<T, serenity::Error>) -> u16 {
     match result {
         Ok(_) => 200,
-        Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(answer))) => {
+        Err(e) => error_status(e),
+    }
+}
+
+/// The HTTP status a failed REST call carries (0 when no answer came).
+pub fn error_status(e: &serenity::Error) -> u16 {
+    match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(answer)) => {
             answer.status_code.as_u16()
         }
-        Err(serenity::Error::Http(serenity::HttpError::Request(e))) => {
+        serenity::Error::Http(serenity::HttpError::Request(e)) => {
             e.status().map_or(0, |s| s.as_u16())
         }
-        Err(_) => 0,
+        _ => 0,
     }
 }
 

@@ -22,6 +22,7 @@ use tracing::{info, warn};
 use super::commands::{actor_of, private_lang, say_error};
 use super::engine::Shared;
 use super::ratings::autocomplete_any_game;
+use super::rest::{Op, counted};
 use super::text::{self, error_text};
 use super::{Context, Data, Error};
 use crate::i18n::{I18n, Lang};
@@ -98,12 +99,17 @@ pub async fn review(
             for a in reply.files {
                 out = out.attachment(a);
             }
-            ctx.send(out).await?;
+            counted(Op::Answer, ctx.send(out)).await?;
             Ok(())
         }
         ReviewStart::Claimed(analyser) => {
             let first = progress_text(&data.i18n, lang, view.id, 0, analyser.len());
-            let handle = match ctx.send(poise::CreateReply::default().content(first)).await {
+            let handle = match counted(
+                Op::Answer,
+                ctx.send(poise::CreateReply::default().content(first)),
+            )
+            .await
+            {
                 Ok(h) => h,
                 Err(e) => {
                     let _ = data.service.abandon_review(view.id).await;
@@ -153,17 +159,21 @@ pub async fn handle_click(
             let message = CreateInteractionResponseMessage::new()
                 .content(reply.content)
                 .files(reply.files);
-            click
-                .create_response(&ctx.http, CreateInteractionResponse::Message(message))
-                .await?;
+            counted(
+                Op::Answer,
+                click.create_response(&ctx.http, CreateInteractionResponse::Message(message)),
+            )
+            .await?;
             Ok(())
         }
         ReviewStart::Claimed(analyser) => {
             let first = progress_text(&data.i18n, lang, view.id, 0, analyser.len());
             let message = CreateInteractionResponseMessage::new().content(first);
-            if let Err(e) = click
-                .create_response(&ctx.http, CreateInteractionResponse::Message(message))
-                .await
+            if let Err(e) = counted(
+                Op::Answer,
+                click.create_response(&ctx.http, CreateInteractionResponse::Message(message)),
+            )
+            .await
             {
                 let _ = data.service.abandon_review(view.id).await;
                 return Err(e.into());
@@ -190,9 +200,11 @@ async fn reply_private(
     let message = CreateInteractionResponseMessage::new()
         .content(text::clip(text))
         .ephemeral(true);
-    click
-        .create_response(&ctx.http, CreateInteractionResponse::Message(message))
-        .await?;
+    counted(
+        Op::Answer,
+        click.create_response(&ctx.http, CreateInteractionResponse::Message(message)),
+    )
+    .await?;
     Ok(())
 }
 
@@ -231,9 +243,15 @@ fn spawn_analysis(
 }
 
 async fn edit(http: &Http, channel: ChannelId, message: MessageId, edit: EditMessage) -> bool {
-    match serenity::ChannelId::new(channel.0.max(1))
-        .edit_message(http, serenity::MessageId::new(message.0.max(1)), edit)
-        .await
+    match counted(
+        Op::Edit,
+        serenity::ChannelId::new(channel.0.max(1)).edit_message(
+            http,
+            serenity::MessageId::new(message.0.max(1)),
+            edit,
+        ),
+    )
+    .await
     {
         Ok(_) => true,
         Err(e) => {
@@ -492,11 +510,16 @@ pub async fn sweep_reviews(shared: Shared) {
                 None => {
                     // The message was never recorded: post a new one where the game lives.
                     let text = progress_text(&shared.i18n, lang, view.id, 0, analyser.len());
-                    serenity::ChannelId::new(view.home().0.max(1))
-                        .send_message(&shared.http, serenity::CreateMessage::new().content(text))
-                        .await
-                        .ok()
-                        .map(|m| (ChannelId(m.channel_id.get()), MessageId(m.id.get())))
+                    counted(
+                        Op::Post,
+                        serenity::ChannelId::new(view.home().0.max(1)).send_message(
+                            &shared.http,
+                            serenity::CreateMessage::new().content(text),
+                        ),
+                    )
+                    .await
+                    .ok()
+                    .map(|m| (ChannelId(m.channel_id.get()), MessageId(m.id.get())))
                 }
             };
             let Some((channel, message)) = target else {

@@ -27,6 +27,7 @@ use super::commands::{
     say_private,
 };
 use super::post;
+use super::rest::{Op, counted};
 use super::text::{self, mention};
 use super::{Context, Data, Error};
 use crate::i18n::{I18n, Lang, rules_text};
@@ -687,14 +688,16 @@ pub async fn create(
         Err(e) => return say_refusal(ctx, &e).await,
     };
     let lang = public_lang(ctx).await;
-    let handle = ctx
-        .send(
+    let handle = counted(
+        Op::Answer,
+        ctx.send(
             CreateReply::default()
                 .content(announcement_text(&data.i18n, lang, &t, None))
                 .components(announcement_buttons(&data.i18n, lang, &t))
                 .allowed_mentions(CreateAllowedMentions::new()),
-        )
-        .await?;
+        ),
+    )
+    .await?;
     match handle.message().await {
         Ok(m) => {
             if let Err(e) = data
@@ -726,9 +729,15 @@ async fn refresh_announcement(http: &Http, service: &Service, i18n: &I18n, t: &T
         .content(announcement_text(i18n, lang, t, winners.as_deref()))
         .components(announcement_buttons(i18n, lang, t))
         .allowed_mentions(CreateAllowedMentions::new());
-    if let Err(e) = serenity::ChannelId::new(channel.0.max(1))
-        .edit_message(http, serenity::MessageId::new(message.0.max(1)), edit)
-        .await
+    if let Err(e) = counted(
+        Op::Edit,
+        serenity::ChannelId::new(channel.0.max(1)).edit_message(
+            http,
+            serenity::MessageId::new(message.0.max(1)),
+            edit,
+        ),
+    )
+    .await
     {
         warn!(%e, tournament = t.row.id.0, "could not update the tournament's announcement");
     }
@@ -791,9 +800,11 @@ fn after_resignation(
             false,
             UPLOAD_LIMIT as u32,
         );
-        if let Err(e) = serenity::ChannelId::new(view.home().0.max(1))
-            .send_message(&http, board.message())
-            .await
+        if let Err(e) = counted(
+            Op::Post,
+            serenity::ChannelId::new(view.home().0.max(1)).send_message(&http, board.message()),
+        )
+        .await
         {
             warn!(%e, game = view.id.0, "could not post a withdrawal's resignation");
         }
@@ -889,10 +900,13 @@ pub async fn start(
     if let Some(note) = swap_note(&data.i18n, lang, &t) {
         lines.push(note);
     }
-    ctx.send(
-        CreateReply::default()
-            .content(text::clip(lines.join("\n")))
-            .allowed_mentions(CreateAllowedMentions::new()),
+    counted(
+        Op::Answer,
+        ctx.send(
+            CreateReply::default()
+                .content(text::clip(lines.join("\n")))
+                .allowed_mentions(CreateAllowedMentions::new()),
+        ),
     )
     .await?;
     refresh_announcement(ctx.http(), &data.service, &data.i18n, &t).await;
@@ -981,7 +995,7 @@ pub async fn standings(
     if png.len() <= limit {
         reply = reply.attachment(CreateAttachment::bytes(png, "standings.png"));
     }
-    ctx.send(reply).await?;
+    counted(Op::Answer, ctx.send(reply)).await?;
     Ok(())
 }
 
@@ -1075,9 +1089,11 @@ pub async fn handle_click(
                 .content(announcement_text(&data.i18n, public, &t, None))
                 .components(announcement_buttons(&data.i18n, public, &t))
                 .allowed_mentions(CreateAllowedMentions::new());
-            click
-                .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
-                .await?;
+            counted(
+                Op::Answer,
+                click.create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update)),
+            )
+            .await?;
             Ok(())
         }
         Err(e) => super::buttons::reply_private(ctx, click, error_text(&data.i18n, lang, &e)).await,
@@ -1121,12 +1137,14 @@ async fn start_game(p: &Poster<'_>, t: &Tournament, round: u32, view: &GameView,
         if name.chars().count() > 100 {
             name = name.chars().take(99).collect::<String>() + "…";
         }
-        let created = serenity::ChannelId::new(t.row.channel.0.max(1))
-            .create_thread(
+        let created = counted(
+            Op::Thread,
+            serenity::ChannelId::new(t.row.channel.0.max(1)).create_thread(
                 http,
                 CreateThread::new(name).kind(ChannelType::PublicThread),
-            )
-            .await;
+            ),
+        )
+        .await;
         match created {
             Ok(th) => {
                 let thread = ChannelId(th.id.get());
@@ -1169,9 +1187,11 @@ async fn start_game(p: &Poster<'_>, t: &Tournament, round: u32, view: &GameView,
         UPLOAD_LIMIT as u32,
     );
     let home = view.home();
-    match serenity::ChannelId::new(home.0.max(1))
-        .send_message(http, board.message())
-        .await
+    match counted(
+        Op::Post,
+        serenity::ChannelId::new(home.0.max(1)).send_message(http, board.message()),
+    )
+    .await
     {
         Ok(m) => {
             if let Err(e) = service
@@ -1287,7 +1307,7 @@ async fn post_announcement(http: &Http, service: &Service, i18n: &I18n, a: &Anno
                 message = message.add_file(CreateAttachment::bytes(png, "standings.png"));
             }
         }
-        if let Err(e) = target.send_message(http, message).await {
+        if let Err(e) = counted(Op::Post, target.send_message(http, message)).await {
             warn!(%e, tournament = id.0, "could not post a tournament round");
             break;
         }

@@ -75,6 +75,10 @@ pub const GATEWAY_HEARTBEAT_SECONDS: &str = "gomoku_gateway_heartbeat_seconds";
 pub const OUTBOX_WAITING: &str = "gomoku_outbox_waiting";
 /// Age of the oldest message waiting in the outbox, in seconds.
 pub const OUTBOX_OLDEST_SECONDS: &str = "gomoku_outbox_oldest_seconds";
+/// Outbox rows ended, by outcome (`sent`, `stale`, `failed`).
+pub const OUTBOX_SENT: &str = "gomoku_outbox_sent_total";
+/// Outbox attempts put off, by reason (`rate_limited`, `server_error`, `no_answer`).
+pub const OUTBOX_RETRIES: &str = "gomoku_outbox_retries_total";
 /// 1 while the bot is draining for a shutdown, else 0.
 pub const SHUTTING_DOWN: &str = "gomoku_shutting_down";
 
@@ -187,6 +191,14 @@ pub fn describe() {
         OUTBOX_OLDEST_SECONDS,
         Unit::Seconds,
         "Age of the oldest message waiting in the outbox."
+    );
+    describe_counter!(
+        OUTBOX_SENT,
+        "Outbox messages ended, by outcome (sent, stale, failed)."
+    );
+    describe_counter!(
+        OUTBOX_RETRIES,
+        "Outbox attempts put off, by reason (rate_limited, server_error, no_answer)."
     );
     describe_gauge!(SHUTTING_DOWN, "1 while draining for a shutdown.");
 }
@@ -378,6 +390,16 @@ pub fn outbox_waiting(n: usize) {
 /// Sets the age of the oldest message waiting in the outbox (zero when none waits).
 pub fn outbox_oldest_age(age: Duration) {
     gauge!(OUTBOX_OLDEST_SECONDS).set(age.as_secs_f64());
+}
+
+/// Counts an outbox row ended with `outcome`.
+pub fn outbox_sent(outcome: &'static str) {
+    counter!(OUTBOX_SENT, "outcome" => outcome).increment(1);
+}
+
+/// Counts an outbox attempt put off for `reason`.
+pub fn outbox_retry(reason: &'static str) {
+    counter!(OUTBOX_RETRIES, "reason" => reason).increment(1);
 }
 
 /// Sets whether the bot is draining for a shutdown.

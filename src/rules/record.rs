@@ -602,8 +602,10 @@ impl GameRecord {
                             size: w,
                         },
                     };
-                    let col = u8::try_from(x - 1).map_err(|_| off())?;
-                    let from_top = u8::try_from(y - 1).map_err(|_| off())?;
+                    // From 1; any i64 may stand there (i64::MIN - 1 would overflow).
+                    let from_one = |v: i64| v.checked_sub(1).and_then(|v| u8::try_from(v).ok());
+                    let col = from_one(*x).ok_or_else(off)?;
+                    let from_top = from_one(*y).ok_or_else(off)?;
                     if from_top >= w {
                         return Err(off());
                     }
@@ -952,6 +954,9 @@ mod tests {
             "Piskvorky 15x15, 1:1, 0\n1,16,0",
             "Piskvorky 15x15, 1:1, 0\n1,-3,0",
             "Piskvorky 15x15, 1:1, 0\n1,1,0\n1,1,0",
+            // Found by the fuzzer (tests/fuzz): the smallest i64 overflowed on the way to 0-based.
+            "Piskvorky 15x15, 11:11, 0\n8,-9223372036854775808,0",
+            "Piskvorky 15x15, 11:11, 0\n-9223372036854775808,8,0",
         ] {
             assert!(GameRecord::from_psq(bad).is_err(), "{bad:?}");
         }

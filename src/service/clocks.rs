@@ -35,8 +35,8 @@ use super::{Loaded, Service, ServiceError, result_of};
 use crate::rules::{Action, Colours};
 use crate::service::GameView;
 use crate::store::{
-    AppendError, GameId, GameResult, GameStatus, NewAction, ResultReason, TimeControl, Timestamp,
-    UserId,
+    AppendError, GameId, GameResult, GameStatus, NewAction, Owed, ResultReason, TimeControl,
+    Timestamp, UserId,
 };
 
 /// The record token of a loss on time in the move log.
@@ -217,7 +217,12 @@ impl Service {
             if due.is_none_or(|t| t > now) {
                 continue;
             }
-            if !self.store.claim_reminder(c.game, c.ply).await? {
+            // The reminder's message is owed in the claim's transaction (the outbox).
+            if !self
+                .store
+                .claim_reminder_owed(c.game, c.ply, c.seat, now)
+                .await?
+            {
                 continue;
             }
             let game = match self.view_of(c.game).await {
@@ -353,6 +358,7 @@ impl Service {
                 reason: ResultReason::Timeout { seat },
             }),
             rename: None,
+            owed: Owed::Timeout,
         };
         match self.store.append_action(&new).await {
             Ok(()) => {}
@@ -401,6 +407,7 @@ impl Service {
             },
             finished,
             rename: None,
+            owed: Owed::Timeout,
         };
         match self.store.append_action(&new).await {
             Ok(()) => {}

@@ -190,6 +190,8 @@ impl Service {
             guild: turn.guild,
             channel: turn.home,
             user: engine.clone(),
+            reply: None,
+            owes_posts: true,
         };
         self.play(&actor, Some(turn.id), action, Some(turn.ply))
             .await

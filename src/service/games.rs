@@ -8,7 +8,7 @@ use super::{
     Timestamp, UserInfo, result_of,
 };
 use crate::rules::Action;
-use crate::store::{AppendError, NewAction, SeatRow};
+use crate::store::{AppendError, NewAction, Owed, SeatRow};
 
 /// An action, or its text still to be read against the game's board.
 #[derive(Clone, Copy, Debug)]
@@ -197,6 +197,7 @@ impl Service {
             },
             finished,
             rename,
+            owed: Owed::board_for(actor.owes_posts && self.outbox_on(), actor.reply.clone()),
         };
         if let Err(e) = self.store.append_action(&new).await {
             loaded.game.undo();

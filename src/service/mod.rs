@@ -48,6 +48,7 @@ mod loaded;
 mod memo;
 mod offers;
 mod ops;
+mod outbox;
 mod ratings;
 mod resign;
 pub mod review;
@@ -63,11 +64,13 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
+pub use crate::store::{OutboxEnd, OutboxRow};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use clocks::{ClockEvent, VacationBalance, reminder_time, utc_year};
 pub use engine::EngineTurn;
 pub use error::ServiceError;
 pub use offers::{Answered, OfferError, OfferMade, Outcome};
+pub use outbox::{HOLD as OUTBOX_HOLD, OutboxKind, OutboxNote};
 pub use ratings::{
     Family, GameOutcome, HISTORY_LENGTH, HistoryEntry, LEADERBOARD_PAGE, LeaderboardPage,
     MIN_STONES_EACH, PlayerRatings, Ranked, Rating, RatingChange, START_RATING, Unrated,
@@ -138,6 +141,8 @@ pub struct Service {
     /// times, and sqlx round trips are much of a move's cost under load.
     prefs: Memo<UserId, Preferences>,
     settings: Memo<GuildId, GuildSettings>,
+    /// The front's notes on outbox rows, for the poster.
+    notes: outbox::Notes,
 }
 
 /// How long preferences and guild settings read from the database are reused. Writes
@@ -169,6 +174,7 @@ impl Service {
             rng: Mutex::new(rng),
             prefs: Memo::new(SETTINGS_TTL, SETTINGS_KEPT),
             settings: Memo::new(SETTINGS_TTL, SETTINGS_KEPT),
+            notes: outbox::Notes::default(),
         }
     }
 
@@ -204,7 +210,8 @@ impl Service {
         self.slots.lock().map_or(0, |s| s.len())
     }
 
-    fn now(&self) -> Timestamp {
+    /// The service clock's time now.
+    pub fn now(&self) -> Timestamp {
         self.clock.now()
     }
 

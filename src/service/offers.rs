@@ -33,7 +33,7 @@ use crate::rules::{Action, Colours, Game};
 use crate::store::{
     AppendError, Challenge, ChallengeId, ChallengeStatus, ChannelId, GameId, GameResult,
     GameStatus, GuildId, MessageId, NewAction, NewChallenge, Offer, OfferId, OfferInsert,
-    OfferKind, OfferStatus, ResultReason, Timestamp, UserId, UserInfo,
+    OfferKind, OfferStatus, Owed, ResultReason, Timestamp, UserId, UserInfo,
 };
 
 /// The move-log token of an agreed draw.
@@ -163,6 +163,7 @@ fn take_back(
     n: usize,
     now: Timestamp,
     rename: Option<(GuildId, UserInfo)>,
+    owed: Owed,
 ) -> (NewAction, Vec<Action>) {
     let mut taken_back = Vec::new();
     for _ in 0..n {
@@ -179,6 +180,7 @@ fn take_back(
         deadline: loaded.meta.time.deadline_after(now),
         finished: None,
         rename,
+        owed,
     };
     (new, taken_back)
 }
@@ -285,7 +287,14 @@ impl Service {
         }
         let n = take_back_count(&loaded.game, seat).ok_or(OfferError::NothingToUndo)?;
         let before = loaded.game.clone();
-        let (new, taken_back) = take_back(loaded, seat, n, self.now(), rename);
+        let (new, taken_back) = take_back(
+            loaded,
+            seat,
+            n,
+            self.now(),
+            rename,
+            Owed::board_for(actor.owes_posts && self.outbox_on(), None),
+        );
         if let Err(e) = self.store.append_action(&new).await {
             loaded.game = before;
             return Err(match e {
@@ -498,7 +507,14 @@ impl Service {
         let new = match offer.kind {
             OfferKind::Undo => {
                 let n = take_back_count(&loaded.game, offer.seat).ok_or(OfferError::Expired)?;
-                let (new, actions) = take_back(loaded, offer.seat, n, now, rename);
+                let (new, actions) = take_back(
+                    loaded,
+                    offer.seat,
+                    n,
+                    now,
+                    rename,
+                    Owed::board_for(actor.owes_posts && self.outbox_on(), None),
+                );
                 taken_back = actions;
                 new
             }
@@ -515,6 +531,7 @@ impl Service {
                     reason: ResultReason::DrawAgreed,
                 }),
                 rename,
+                owed: Owed::board_for(actor.owes_posts && self.outbox_on(), None),
             },
         };
         if let Err(e) = self.store.append_action(&new).await {

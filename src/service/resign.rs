@@ -4,7 +4,7 @@ use super::{
     Actor, GameId, GameResult, GameView, Loaded, ResultReason, Service, ServiceError, renamed,
 };
 use crate::rules::Colours;
-use crate::store::{AppendError, NewAction};
+use crate::store::{AppendError, NewAction, Owed};
 
 /// The record token of a resignation in the move log.
 pub(super) const RESIGN: &str = "resign";
@@ -71,6 +71,7 @@ impl Service {
                 reason: ResultReason::Resignation { seat },
             }),
             rename,
+            owed: Owed::board_for(actor.owes_posts && self.outbox_on(), actor.reply.clone()),
         };
         match self.store.append_action(&new).await {
             Ok(()) => {}

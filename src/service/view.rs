@@ -15,6 +15,13 @@ pub struct Actor {
     pub channel: ChannelId,
     /// The member acting, as the front knows them now (their name is kept up to date).
     pub user: UserInfo,
+    /// The interaction token whose own answer will carry the board, if any: the outbox keeps
+    /// it with the board it owes, so that after a crash the poster can ask Discord whether
+    /// that answer went out before posting the board itself.
+    pub reply: Option<String>,
+    /// Whether a front that posts is behind the actor: its actions owe their boards through
+    /// the outbox. Tools and tests acting on the service directly owe nothing.
+    pub owes_posts: bool,
 }
 
 impl Actor {
@@ -24,6 +31,8 @@ impl Actor {
             guild: GuildId(guild),
             channel: ChannelId(channel),
             user,
+            reply: None,
+            owes_posts: false,
         }
     }
 }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use sqlx::AnyConnection;
 use sqlx::any::AnyPoolOptions;
-use sqlx::{Executor as _, Row as _};
+use sqlx::{Connection as _, Executor as _, Row as _};
 
 use super::{StorageError, StorageErrorKind, Store};
 
@@ -202,6 +202,19 @@ async fn open_sqlite(options: &StoreOptions) -> Result<Store, StorageError> {
     // with foreign keys on, dropping the old table would delete or orphan its children).
     // The references are checked as a whole once the schema is up to date. WAL is a lasting
     // property of the file, set here once: readers then never block the writer.
+    // One plain connection first: a file that is not a database (or is damaged) fails here
+    // at once with SQLite's reason, where a pool would retry it until its acquire timeout
+    // and report only a timeout. Reading the header writes nothing.
+    let mut probe = AnyConnection::connect(&url).await?;
+    let header = match probe.execute(setup[0].as_str()).await {
+        Ok(_) => sqlx::query("PRAGMA schema_version")
+            .fetch_one(&mut probe)
+            .await
+            .map(|_| ()),
+        Err(e) => Err(e),
+    };
+    let _ = probe.close().await;
+    header?;
     let mut migrating_setup = setup.clone();
     migrating_setup.push("PRAGMA journal_mode = WAL".to_string());
     migrating_setup.push("PRAGMA foreign_keys = OFF".to_string());

@@ -17,6 +17,9 @@ pub enum StorageErrorKind {
     Unavailable,
     /// The URL or options are wrong.
     Config,
+    /// The database was written by a newer release (a migration this binary does not know):
+    /// it is left as it is.
+    Newer,
     /// Anything else.
     Other,
 }
@@ -83,6 +86,7 @@ impl StorageErrorKind {
             StorageErrorKind::ReadOnly => "read_only",
             StorageErrorKind::Unavailable => "unavailable",
             StorageErrorKind::Config => "config",
+            StorageErrorKind::Newer => "newer",
             StorageErrorKind::Other => "other",
         }
     }
@@ -122,6 +126,14 @@ impl From<sqlx::migrate::MigrateError> for StorageError {
     fn from(e: sqlx::migrate::MigrateError) -> Self {
         match e {
             sqlx::migrate::MigrateError::Execute(inner) => inner.into(),
+            // A version applied that this binary's migrations do not list: a newer release
+            // wrote the file. Nothing was changed (sqlx checks before it applies anything).
+            sqlx::migrate::MigrateError::VersionMissing(version) => StorageError {
+                kind: StorageErrorKind::Newer,
+                detail: format!(
+                    "the database was written by a newer release (its migration {version} is unknown to this one)"
+                ),
+            },
             other => StorageError {
                 kind: StorageErrorKind::Other,
                 detail: other.to_string(),

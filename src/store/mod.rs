@@ -55,6 +55,7 @@ mod model;
 mod moves;
 mod offers;
 mod ops;
+mod outbox;
 pub mod ratings;
 mod reviews;
 mod rows;
@@ -77,6 +78,7 @@ pub use model::{
 pub use moves::NewAction;
 pub use offers::{Offer, OfferId, OfferInsert, OfferKind, OfferStatus};
 pub use ops::{OpenCounts, PoolUse};
+pub use outbox::{OutboxEnd, OutboxKind, OutboxRow, Owed};
 pub use ratings::{Family, Ranked, Rating, RatingChange, Scope, Unrated};
 pub use reviews::{ReviewClaim, RunningReview};
 pub use tournaments::{

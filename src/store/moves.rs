@@ -7,6 +7,7 @@ use crate::ops::metrics;
 use super::model::{
     GameId, GameResult, GuildId, ResultReason, Timestamp, UserInfo, colours_to_mask,
 };
+use super::outbox::{Boot, Owed, owe_for_action};
 use super::{
     AppendError, StorageError, StorageErrorKind, Store, Tx, is_unique_violation, ratings,
     upsert_member,
@@ -33,6 +34,8 @@ pub struct NewAction {
     pub finished: Option<GameResult>,
     /// A display name to remember in the same transaction, if it changed.
     pub rename: Option<(GuildId, UserInfo)>,
+    /// What the action owes Discord, written to the outbox in the same transaction.
+    pub owed: Owed,
 }
 
 /// A move waiting to be appended, and where its outcome goes.
@@ -47,6 +50,8 @@ type PendingAppend = (
 pub(crate) struct Appends {
     queue: Mutex<Vec<PendingAppend>>,
     turn: tokio::sync::Mutex<()>,
+    /// This process's mark on the outbox rows it writes.
+    pub(crate) boot: Boot,
 }
 
 impl std::fmt::Debug for Appends {
@@ -72,7 +77,7 @@ fn outcome_unknown() -> AppendError {
 
 /// Appends one move inside a transaction: the move log's row and the game row's new
 /// snapshot, refused as [`AppendError::Conflict`] when the ply was taken or the game ended.
-async fn append_in(tx: &mut Tx, action: &NewAction) -> Result<(), AppendError> {
+async fn append_in(tx: &mut Tx, boot: &Boot, action: &NewAction) -> Result<(), AppendError> {
     let inserted = sqlx::query(
         "INSERT INTO moves (game_id, ply, seat, action, played_at) VALUES ($1, $2, $3, $4, $5)",
     )
@@ -131,6 +136,17 @@ async fn append_in(tx: &mut Tx, action: &NewAction) -> Result<(), AppendError> {
             .await
             .map_err(StorageError::from)?;
     }
+    // What the action owes Discord is owed in the same transaction (issue 16).
+    owe_for_action(
+        tx,
+        boot,
+        action.game,
+        action.ply,
+        action.seat,
+        &action.owed,
+        action.at,
+    )
+    .await?;
     // Every way a game ends passes here: ratings change in the same transaction (and the
     // same savepoint, when moves are committed in a batch).
     if let Some(result) = action.finished {
@@ -235,11 +251,11 @@ impl Store {
         };
         let mut results = Vec::with_capacity(actions.len());
         if actions.len() == 1 {
-            results.push(append_in(&mut tx, &actions[0]).await);
+            results.push(append_in(&mut tx, &self.appends.boot, &actions[0]).await);
         } else {
             for action in actions {
                 let result = match sqlx::query("SAVEPOINT append").execute(&mut *tx).await {
-                    Ok(_) => append_in(&mut tx, action).await,
+                    Ok(_) => append_in(&mut tx, &self.appends.boot, action).await,
                     Err(e) => Err(StorageError::from(e).into()),
                 };
                 let undo = if result.is_ok() {

@@ -64,6 +64,14 @@ impl Store {
         })
     }
 
+    /// Connections open (in use or idle) in each pool: what must not grow with time.
+    pub fn pool_open(&self) -> PoolUse {
+        PoolUse {
+            writer: self.writer.size(),
+            reader: self.reader.size(),
+        }
+    }
+
     /// Connections in use (not idle) in each pool.
     pub fn pool_use(&self) -> PoolUse {
         let busy = |pool: &sqlx::AnyPool| {

@@ -7,11 +7,15 @@ mod support;
 
 mod bot;
 mod clocks;
+mod crash_storm;
+mod database;
 mod engine;
+mod faults;
 mod fixtures;
 mod harness;
 mod names;
 mod ops;
+mod outbox;
 mod picker;
 mod ratings;
 mod renju;

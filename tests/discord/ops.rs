@@ -28,14 +28,19 @@ use crate::support::fake_discord::{
 use serenity::all::{ChannelId, Permissions};
 
 /// The bot binary running as a child process, with its output collected line by line.
-struct BotProcess {
+pub(crate) struct BotProcess {
     child: Child,
     lines: Arc<Mutex<Vec<String>>>,
 }
 
 impl BotProcess {
     /// Starts `gomoku-bot run` against `fake`, with its database and configuration in `dir`.
-    fn start(fake: &FakeDiscord, dir: &Path, extra_config: &str, env: &[(&str, &str)]) -> Self {
+    pub(crate) fn start(
+        fake: &FakeDiscord,
+        dir: &Path,
+        extra_config: &str,
+        env: &[(&str, &str)],
+    ) -> Self {
         let config = dir.join("config.toml");
         std::fs::write(
             &config,
@@ -80,12 +85,12 @@ impl BotProcess {
         BotProcess { child, lines }
     }
 
-    fn output(&self) -> Vec<String> {
+    pub(crate) fn output(&self) -> Vec<String> {
         self.lines.lock().unwrap().clone()
     }
 
     /// Waits for a JSON log line whose message contains `text`; returns it parsed.
-    async fn log_line(&self, text: &str) -> Value {
+    pub(crate) async fn log_line(&self, text: &str) -> Value {
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let found = self
@@ -111,6 +116,12 @@ impl BotProcess {
         line["addr"].as_str().expect("addr field").parse().unwrap()
     }
 
+    /// Kills the process with SIGKILL (no chance to finish anything) and waits for it.
+    pub(crate) fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
     /// Sends SIGTERM.
     fn terminate(&self) {
         let pid = i32::try_from(self.child.id()).unwrap();
@@ -120,7 +131,7 @@ impl BotProcess {
     }
 
     /// Waits for the process to exit, at most `limit`; returns its status code.
-    async fn exit_code(&mut self, limit: Duration) -> Option<i32> {
+    pub(crate) async fn exit_code(&mut self, limit: Duration) -> Option<i32> {
         let deadline = Instant::now() + limit;
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
@@ -235,7 +246,7 @@ async fn readyz_becomes(addr: SocketAddr, status: u16) -> String {
 
 /// The fake for a bot process: a debug build warms its picture caches for several seconds
 /// before it connects, more on a loaded machine.
-fn slow_start() -> FakeConfig {
+pub(crate) fn slow_start() -> FakeConfig {
     FakeConfig {
         wait_timeout: Duration::from_secs(60),
         ..FakeConfig::default()
@@ -361,8 +372,9 @@ async fn metrics_count_exactly_what_was_played_and_readiness_follows_the_gateway
         value(&s, "gomoku_gateway_sessions_total", &[("kind", "identify")]),
         1.0
     );
-    // Discord REST requests of the games, by operation: the nine boards answered in the
-    // thread, the thread opened from the challenge, the first board posted there.
+    // Discord REST requests, by operation: the challenge's answer, the Accept click's update,
+    // the thread opened from the challenge, the first board posted there, the nine boards
+    // answered in the thread and the refused move's private answer.
     let requests = |op: &str| {
         value(
             &s,
@@ -370,10 +382,35 @@ async fn metrics_count_exactly_what_was_played_and_readiness_follows_the_gateway
             &[("op", op), ("status", "2xx")],
         )
     };
-    assert_eq!(requests("answer"), 9.0);
+    for r in fake.requests() {
+        eprintln!("REQ {} {}", r.method, r.path);
+    }
+    for op in [
+        "answer",
+        "followup",
+        "post",
+        "edit",
+        "thread",
+        "direct_message",
+    ] {
+        eprintln!("OP {op} {}", requests(op));
+    }
+    assert_eq!(requests("answer"), 12.0);
     assert_eq!(requests("thread"), 1.0);
     assert_eq!(requests("post"), 1.0);
-    assert_eq!(value(&s, "gomoku_discord_requests_total", &[]), 11.0);
+    assert_eq!(value(&s, "gomoku_discord_requests_total", &[]), 14.0);
+    // Every request the bot's handlers sent is counted once: all that reached the fake, but
+    // serenity's and poise's own (the gateway's address, the bot's user, the commands' set).
+    let sent = fake
+        .requests()
+        .iter()
+        .filter(|r| r.method != "GET" && !r.path.ends_with("/commands"))
+        .count();
+    assert_eq!(
+        value(&s, "gomoku_discord_requests_total", &[]),
+        sent as f64,
+        "requests counted against requests the fake received"
+    );
     assert_eq!(value(&s, "gomoku_discord_rest_failures_total", &[]), 0.0);
     assert!(
         observations(&s, "gomoku_db_commit_seconds", &[("op", "moves")]) >= 1.0,

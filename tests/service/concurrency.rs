@@ -288,6 +288,7 @@ fn first_move(game: GameId, point: &str) -> NewAction {
         deadline: None,
         finished: None,
         rename: None,
+        owed: gomoku_bot::store::Owed::Nothing,
     }
 }
 

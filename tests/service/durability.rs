@@ -142,6 +142,7 @@ async fn migrations_apply_to_an_empty_database_and_are_idempotent() {
             "members",
             "moves",
             "offers",
+            "outbox",
             "rating_changes",
             "ratings",
             "rematches",

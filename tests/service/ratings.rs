@@ -419,6 +419,7 @@ async fn append(
             deadline: None,
             finished,
             rename: None,
+            owed: gomoku_bot::store::Owed::Nothing,
         })
         .await
         .unwrap();

@@ -2,6 +2,7 @@
 //! sequence numbers. Every dispatch is first parsed by serenity itself, because serenity drops a
 //! payload it cannot parse without a word.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use futures_util::{SinkExt, StreamExt};
@@ -16,7 +17,7 @@ use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 use super::fixtures::{Fixture, Vars};
-use super::state::{PRIVATE_THREAD, PUBLIC_THREAD, Session, Shared, State};
+use super::state::{Out, PRIVATE_THREAD, PUBLIC_THREAD, Session, Shared, State};
 
 /// Accepts gateway connections until the task is aborted.
 pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>) {
@@ -78,12 +79,54 @@ pub(crate) fn enqueue(st: &mut State, event: &str, data: Value) -> Option<u64> {
 }
 
 /// Sends a dispatch that [`check_dispatch`] has already accepted (parsing is the costly part).
+/// With no live connection it goes to the resumable session when the test asked for that
+/// ([`super::FakeDiscord::queue_while_away`]), to be replayed on RESUME; else `None`.
 pub(crate) fn enqueue_checked(st: &mut State, event: &str, data: &Value) -> Option<u64> {
-    let session = st.gateway.current.as_mut()?;
+    let queue_while_away = st.gateway.queue_while_away;
+    let (session, live) = match st.gateway.current.as_mut() {
+        Some(live) => (live, true),
+        None if queue_while_away => (st.gateway.resumable.as_mut()?, false),
+        None => return None,
+    };
     session.seq += 1;
-    let frame = json!({"op": 0, "s": session.seq, "t": event, "d": data});
-    session.tx.send(frame.to_string()).ok()?;
-    Some(session.seq)
+    let seq = session.seq;
+    let frame = json!({"op": 0, "s": seq, "t": event, "d": data}).to_string();
+    session.unacked.push_back((seq, frame.clone()));
+    if live && session.tx.send(Out::Frame(frame)).is_err() && !queue_while_away {
+        // The connection is going away: let the caller wait for the next session.
+        session.unacked.pop_back();
+        session.seq -= 1;
+        return None;
+    }
+    Some(seq)
+}
+
+/// The reason Discord gives with a gateway close code.
+pub fn close_reason(code: u16) -> &'static str {
+    match code {
+        4000 => "Unknown error.",
+        4001 => "Unknown opcode.",
+        4002 => "Error while decoding payload.",
+        4003 => "Not authenticated.",
+        4004 => "Authentication failed.",
+        4005 => "Already authenticated.",
+        4007 => "Invalid seq.",
+        4008 => "Rate limited.",
+        4009 => "Session timed out.",
+        4010 => "Invalid shard.",
+        4011 => "Sharding required.",
+        4012 => "Invalid API version.",
+        4013 => "Invalid intent(s).",
+        4014 => "Disallowed intent(s).",
+        _ => "",
+    }
+}
+
+/// Whether Discord's session survives a close with `code` (the client may RESUME it).
+/// 4007 (invalid seq) and 4009 (session timed out) end it, as do the codes after which
+/// Discord says not to reconnect at all.
+pub fn close_keeps_session(code: u16) -> bool {
+    matches!(code, 1001 | 4000 | 4001 | 4002 | 4003 | 4005 | 4008)
 }
 
 async fn connection(stream: TcpStream, shared: Arc<Shared>) {
@@ -99,7 +142,7 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>) {
     if open.wait_for(|o| *o).await.is_err() {
         return;
     }
-    let (tx, mut rx) = mpsc::unbounded_channel::<String>();
+    let (tx, mut rx) = mpsc::unbounded_channel::<Out>();
     let connection = {
         let mut st = shared.lock();
         st.gateway.connections += 1;
@@ -109,12 +152,24 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>) {
     if sink.send(Frame::Text(hello.to_string())).await.is_err() {
         return;
     }
+    // The close code the fake ended this connection with, if it did.
+    let mut closed_with = None;
     loop {
         tokio::select! {
             outgoing = rx.recv() => {
-                let Some(text) = outgoing else { break };
-                if sink.send(Frame::Text(text)).await.is_err() {
-                    break;
+                match outgoing {
+                    None => break,
+                    Some(Out::Frame(text)) => {
+                        if sink.send(Frame::Text(text)).await.is_err() {
+                            break;
+                        }
+                    }
+                    Some(Out::Close(code, reason)) => {
+                        let close = CloseFrame { code: CloseCode::from(code), reason: reason.into() };
+                        let _ = sink.send(Frame::Close(Some(close))).await;
+                        closed_with = Some(code);
+                        break;
+                    }
                 }
             }
             incoming = source.next() => {
@@ -126,18 +181,17 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>) {
                 let Ok(frame) = serde_json::from_str::<Value>(&text) else {
                     let close = CloseFrame { code: CloseCode::Library(4002), reason: "Error while decoding payload.".into() };
                     let _ = sink.send(Frame::Close(Some(close))).await;
+                    closed_with = Some(4002);
                     break;
                 };
                 match frame["op"].as_u64() {
-                    Some(1) => {
-                        let ack = json!({"op": 11, "s": null, "t": null, "d": null});
-                        let _ = tx.send(ack.to_string());
-                    }
+                    Some(1) => heartbeat(&shared, &frame, &tx, connection),
                     Some(2) => match identify(&shared, &frame, tx.clone(), connection) {
-                        Some(_) => {}
-                        None => {
-                            let close = CloseFrame { code: CloseCode::Library(4004), reason: "Authentication failed.".into() };
+                        Ok(_) => {}
+                        Err((code, reason)) => {
+                            let close = CloseFrame { code: CloseCode::from(code), reason: reason.into() };
                             let _ = sink.send(Frame::Close(Some(close))).await;
+                            closed_with = Some(code);
                             break;
                         }
                     },
@@ -145,7 +199,7 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>) {
                         if !resume(&shared, frame, tx.clone(), connection) {
                             // Not resumable: tell the client to identify afresh.
                             let invalid = json!({"op": 9, "s": null, "t": null, "d": false});
-                            let _ = tx.send(invalid.to_string());
+                            let _ = tx.send(Out::Frame(invalid.to_string()));
                         }
                     }
                     _ => shared.lock().gateway.received.push(frame),
@@ -160,43 +214,71 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>) {
         .as_ref()
         .is_some_and(|s| s.connection == connection)
     {
-        st.gateway.resumable = st.gateway.current.take().map(|s| (s.number, s.seq));
+        let mut left = st.gateway.current.take();
+        if let (Some(session), Some(code)) = (left.as_mut(), closed_with) {
+            session.invalidated |= !close_keeps_session(code);
+        }
+        st.gateway.resumable = left;
     }
     drop(st);
     shared.bump();
 }
 
-/// Takes up the session a RESUME names on this connection, and says RESUMED, when resumes are
-/// accepted and it is the last session (live on a connection the client is leaving, or
-/// closed); else `false`.
-fn resume(
-    shared: &Shared,
-    frame: Value,
-    tx: mpsc::UnboundedSender<String>,
-    connection: u64,
-) -> bool {
+/// Acknowledges a heartbeat (unless this connection is a zombie) and forgets the dispatches
+/// up to the sequence number it carries: the client has them.
+fn heartbeat(shared: &Shared, frame: &Value, tx: &mpsc::UnboundedSender<Out>, connection: u64) {
+    let mut st = shared.lock();
+    st.gateway.heartbeats.push(connection);
+    if let (Some(session), Some(seen)) = (st.gateway.current.as_mut(), frame["d"].as_u64())
+        && session.connection == connection
+    {
+        while session.unacked.front().is_some_and(|(s, _)| *s <= seen) {
+            session.unacked.pop_front();
+        }
+    }
+    let silent = st.gateway.silent_connection == Some(connection);
+    drop(st);
+    if !silent {
+        let ack = json!({"op": 11, "s": null, "t": null, "d": null});
+        let _ = tx.send(Out::Frame(ack.to_string()));
+    }
+    shared.bump();
+}
+
+/// Takes up the session a RESUME names on this connection, replays the dispatches after the
+/// sequence number the client names, and says RESUMED, when resumes are accepted and it is
+/// the last session (live on a connection the client is leaving, or closed) and was not
+/// invalidated; else `false`.
+fn resume(shared: &Shared, frame: Value, tx: mpsc::UnboundedSender<Out>, connection: u64) -> bool {
     let mut st = shared.lock();
     let asked = frame["d"]["session_id"].as_str().map(str::to_owned);
+    let seen = frame["d"]["seq"].as_u64().unwrap_or(0);
     st.gateway.received.push(frame);
     if !st.gateway.accept_resumes {
         return false;
     }
-    let last = match &st.gateway.current {
-        Some(s) => Some((s.number, s.seq)),
-        None => st.gateway.resumable,
+    let named = |s: &Session| !s.invalidated && asked == Some(format!("fake-session-{}", s.number));
+    let session = if st.gateway.current.as_ref().is_some_and(named) {
+        st.gateway.current.take()
+    } else if st.gateway.resumable.as_ref().is_some_and(named) {
+        st.gateway.resumable.take()
+    } else {
+        None
     };
-    let Some((number, seq)) = last.filter(|(n, _)| asked == Some(format!("fake-session-{n}")))
-    else {
+    let Some(mut session) = session else {
         return false;
     };
     st.gateway.resumable = None;
     st.gateway.resumes += 1;
-    st.gateway.current = Some(Session {
-        number,
-        seq,
-        tx,
-        connection,
-    });
+    for (seq, text) in &session.unacked {
+        if *seq > seen {
+            let _ = tx.send(Out::Frame(text.clone()));
+            st.gateway.replayed += 1;
+        }
+    }
+    session.tx = tx;
+    session.connection = connection;
+    st.gateway.current = Some(session);
     enqueue(&mut st, "RESUMED", json!({}));
     drop(st);
     shared.bump();
@@ -207,9 +289,9 @@ fn resume(
 fn identify(
     shared: &Shared,
     frame: &Value,
-    tx: mpsc::UnboundedSender<String>,
+    tx: mpsc::UnboundedSender<Out>,
     connection: u64,
-) -> Option<u64> {
+) -> Result<u64, (u16, String)> {
     let token = frame["d"]["token"].as_str().unwrap_or_default();
     let accepted =
         token == shared.token || token.strip_prefix("Bot ") == Some(shared.token.as_str());
@@ -217,18 +299,27 @@ fn identify(
     redacted["d"]["token"] = json!("<redacted>");
     let mut st = shared.lock();
     st.gateway.identifies.push(redacted);
-    if !accepted {
+    let refused = if accepted {
+        st.gateway.refuse_identify.take()
+    } else {
+        Some((4004, close_reason(4004).to_owned()))
+    };
+    if let Some(refused) = refused {
         drop(st);
         shared.bump();
-        return None;
+        return Err(refused);
     }
     st.gateway.sessions_started += 1;
     let number = st.gateway.sessions_started;
+    // A new session: the last one can no longer be resumed.
+    st.gateway.resumable = None;
     st.gateway.current = Some(Session {
         number,
         seq: 0,
         tx,
         connection,
+        unacked: VecDeque::new(),
+        invalidated: false,
     });
     let ready = Fixture::Ready.fill(
         &Vars::new()
@@ -258,7 +349,7 @@ fn identify(
     }
     drop(st);
     shared.bump();
-    Some(number)
+    Ok(number)
 }
 
 /// The GUILD_CREATE payload of the test guild as it is now.

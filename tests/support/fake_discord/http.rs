@@ -83,6 +83,9 @@ impl Answer {
 
 type Routed = Result<Answer, Answer>;
 
+/// How long Discord remembers a message's nonce for `enforce_nonce` ("the past few minutes").
+const NONCE_WINDOW: std::time::Duration = std::time::Duration::from_secs(300);
+
 /// Accepts HTTP connections until the task is aborted.
 pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>) {
     loop {
@@ -159,7 +162,9 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Response<Full<By
         let mut st = shared.lock();
         let answer = if !versioned {
             Answer::unknown_route()
-        } else if !authorized {
+        } else if !authorized && path != "/gateway" {
+            // GET /gateway needs no token at Discord (a bad token is refused by the gateway,
+            // with close code 4004).
             Answer::error(ErrorAnswer::new(401, 0, "401: Unauthorized"))
         } else if let Some(error) = take_failure(&mut st, &recorded) {
             Answer::deliberate(error)
@@ -863,13 +868,43 @@ fn channels(
                 needed |= Permissions::ATTACH_FILES;
             }
             require(shared, st, channel_id, needed)?;
+            // Discord's de-duplication: the same nonce from the same author (only the bot
+            // posts here) within a few minutes returns the message already made.
+            let nonce = match &payload["nonce"] {
+                Value::String(s) => Some(s.clone()),
+                Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            };
+            let enforced = payload["enforce_nonce"].as_bool() == Some(true);
+            if let Some(nonce) = nonce.as_ref().filter(|_| enforced) {
+                if nonce.len() > 25 {
+                    return Err(Answer::error(ErrorAnswer::invalid_field(
+                        "nonce",
+                        "BASE_TYPE_MAX_LENGTH",
+                        "Must be 25 or fewer in length.",
+                    )));
+                }
+                if let Some((id, at)) = st.nonces.get(nonce)
+                    && at.elapsed() < NONCE_WINDOW
+                    && let Some(existing) = st.messages.get(id)
+                {
+                    return Ok(Answer::json(existing.clone()));
+                }
+            }
             let kind = if payload.get("message_reference").is_some() {
                 19
             } else {
                 0
             };
-            let message = new_message(shared, st, channel_id, &payload, &files, kind, None, true)?;
-            store_message(st, message.clone());
+            let mut message =
+                new_message(shared, st, channel_id, &payload, &files, kind, None, true)?;
+            if let Some(nonce) = &nonce {
+                message["nonce"] = json!(nonce);
+            }
+            let id = store_message(st, message.clone());
+            if let Some(nonce) = nonce.filter(|_| enforced) {
+                st.nonces.insert(nonce, (id, std::time::Instant::now()));
+            }
             Ok(Answer::json(message))
         }
         (method, ["messages", id]) => {

@@ -386,7 +386,107 @@ impl FakeDiscord {
             return false;
         };
         let reconnect = serde_json::json!({"op": 7, "s": null, "t": null, "d": null});
-        session.tx.send(reconnect.to_string()).is_ok()
+        session
+            .tx
+            .send(state::Out::Frame(reconnect.to_string()))
+            .is_ok()
+    }
+
+    /// Closes the live session's connection with one of Discord's gateway close codes (and
+    /// its reason). After 4007, 4009 and the codes Discord forbids reconnecting after, the
+    /// session cannot be resumed; after the others it can (see
+    /// [`gateway::close_keeps_session`]). `false` when no session is live.
+    pub fn close_gateway(&self, code: u16) -> bool {
+        let st = self.shared.lock();
+        let Some(session) = &st.gateway.current else {
+            return false;
+        };
+        let reason = gateway::close_reason(code).to_owned();
+        session.tx.send(state::Out::Close(code, reason)).is_ok()
+    }
+
+    /// Sends opcode 9 Invalid Session on the live session: `resumable` is its `d`. When
+    /// `false` the session is over (a RESUME of it is refused). `false` when none is live.
+    pub fn invalidate_session(&self, resumable: bool) -> bool {
+        let mut st = self.shared.lock();
+        let Some(session) = st.gateway.current.as_mut() else {
+            return false;
+        };
+        session.invalidated |= !resumable;
+        let invalid = serde_json::json!({"op": 9, "s": null, "t": null, "d": resumable});
+        session
+            .tx
+            .send(state::Out::Frame(invalid.to_string()))
+            .is_ok()
+    }
+
+    /// Stops acknowledging heartbeats on the live session's connection (a zombie connection:
+    /// open, but Discord no longer answers); later connections are acknowledged again.
+    /// Returns the connection's number, `None` when no session is live.
+    pub fn stop_acking_heartbeats(&self) -> Option<u64> {
+        let mut st = self.shared.lock();
+        let connection = st.gateway.current.as_ref()?.connection;
+        st.gateway.silent_connection = Some(connection);
+        Some(connection)
+    }
+
+    /// Whether dispatches made while no connection is live (between a close and the client's
+    /// RESUME) are kept in the resumable session and replayed when the client resumes, as
+    /// Discord does, instead of waiting for a live session. Off by default.
+    pub fn queue_while_away(&self, queue: bool) {
+        self.shared.lock().gateway.queue_while_away = queue;
+    }
+
+    /// Answers the next valid IDENTIFY with a close `code` (4010-4014: invalid shard,
+    /// sharding required, invalid API version, invalid or disallowed intents) instead of READY.
+    pub fn refuse_next_identify(&self, code: u16) {
+        let reason = gateway::close_reason(code).to_owned();
+        self.shared.lock().gateway.refuse_identify = Some((code, reason));
+    }
+
+    /// Dispatches replayed on RESUMEs so far (missed while the client was away).
+    pub fn replayed(&self) -> u64 {
+        self.shared.lock().gateway.replayed
+    }
+
+    /// Websocket connections greeted so far.
+    pub fn connections(&self) -> u64 {
+        self.shared.lock().gateway.connections
+    }
+
+    /// IDENTIFY payloads received so far (accepted or refused).
+    pub fn identifies(&self) -> usize {
+        self.shared.lock().gateway.identifies.len()
+    }
+
+    /// Heartbeats received so far on connection `connection`.
+    pub fn heartbeats_on(&self, connection: u64) -> usize {
+        let st = self.shared.lock();
+        st.gateway
+            .heartbeats
+            .iter()
+            .filter(|c| **c == connection)
+            .count()
+    }
+
+    /// Waits until at least `count` sessions have been resumed; returns the count.
+    ///
+    /// # Panics
+    /// Fewer within the configured timeout.
+    pub async fn wait_for_resumes(&self, count: u64) -> u64 {
+        let timeout = self.shared.config.wait_timeout;
+        self.wait(timeout, |st| {
+            Some(st.gateway.resumes)
+                .filter(|n| *n >= count)
+                .filter(|_| st.gateway.current.is_some())
+        })
+        .await
+        .unwrap_or_else(|| {
+            panic!(
+                "fewer than {count} resumed sessions within {timeout:?}{}",
+                self.recent()
+            )
+        })
     }
 
     /// Whether a RESUME of the last session is accepted (answered RESUMED, the session goes
@@ -497,6 +597,19 @@ impl FakeDiscord {
             .dispatch_checked("INTERACTION_CREATE", &payload)
             .await?;
         Ok(Sent { seq, ..sent })
+    }
+
+    /// The INTERACTION_CREATE payload `spec` would inject, without sending it or recording
+    /// the interaction (valid seeds for fuzzing the bot's reading of interactions).
+    ///
+    /// # Errors
+    /// See [`FakeError`].
+    pub fn interaction_payload(
+        &self,
+        spec: impl Into<InteractionSpec>,
+    ) -> Result<Value, FakeError> {
+        let st = self.shared.lock();
+        interactions::build(&self.shared, &st, &spec.into()).map(|(payload, _)| payload)
     }
 
     /// The earliest request matching `matcher` that no earlier call handed out, waiting for it.

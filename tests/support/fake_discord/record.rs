@@ -371,6 +371,19 @@ impl ErrorAnswer {
         Self::invalid_form_body(errors)
     }
 
+    /// A global 429 with `retry_after` seconds: every request waits, not only this route's.
+    pub fn rate_limited_globally(retry_after: f64) -> Self {
+        Self {
+            status: 429,
+            body: json!({"code": 0, "message": "You are being rate limited.", "retry_after": retry_after, "global": true}),
+        }
+    }
+
+    /// A 5xx: Discord (or the network in front of it) failed; worth trying again.
+    pub fn server_error(status: u16) -> Self {
+        Self::new(status, 0, "Internal Server Error")
+    }
+
     /// 429 with `retry_after` seconds (serenity's own limiter is off in tests, so it surfaces).
     pub fn rate_limited(retry_after: f64) -> Self {
         Self {

@@ -1,7 +1,7 @@
 //! The fake's memory: ids, users, channels, messages, commands, interactions, gateway sessions
 //! and every request, behind one lock that is never held across an await.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -49,13 +49,28 @@ pub(crate) struct Recorded {
     pub consumed: bool,
 }
 
-/// One live gateway connection that has identified.
+/// What the fake sends down one websocket connection.
+#[derive(Debug)]
+pub(crate) enum Out {
+    /// A text frame (a JSON payload).
+    Frame(String),
+    /// A close frame with Discord's close code and reason; the connection then ends.
+    Close(u16, String),
+}
+
+/// A gateway session: live on a connection, or left by its connection and resumable.
 pub(crate) struct Session {
     pub number: u64,
     pub seq: u64,
-    pub tx: mpsc::UnboundedSender<String>,
+    pub tx: mpsc::UnboundedSender<Out>,
     /// The websocket connection carrying it now (a resume moves it to another).
     pub connection: u64,
+    /// Dispatches (sequence number, frame) that no heartbeat has acknowledged yet: what a
+    /// RESUME replays after the sequence number it names, as Discord does.
+    pub unacked: VecDeque<(u64, String)>,
+    /// Invalidated (opcode 9 with `d: false`, or a close code that ends the session): a
+    /// RESUME of it is refused.
+    pub invalidated: bool,
 }
 
 /// Gateway bookkeeping.
@@ -71,11 +86,21 @@ pub(crate) struct GatewayState {
     pub connections: u64,
     /// Whether a RESUME of the last session is accepted (else: invalid session, identify).
     pub accept_resumes: bool,
-    /// The last session whose connection closed, with its sequence number: what a RESUME
-    /// may take up.
-    pub resumable: Option<(u64, u64)>,
+    /// The last session whose connection closed: what a RESUME may take up.
+    pub resumable: Option<Session>,
     /// Sessions resumed so far.
     pub resumes: u64,
+    /// Dispatches while no connection is live go to the resumable session (replayed when the
+    /// client resumes) instead of waiting for a live session.
+    pub queue_while_away: bool,
+    /// A connection whose heartbeats go unacknowledged (a zombie connection).
+    pub silent_connection: Option<u64>,
+    /// The close code (and reason) the next IDENTIFY is answered with instead of READY.
+    pub refuse_identify: Option<(u16, String)>,
+    /// Heartbeats received, by connection number.
+    pub heartbeats: Vec<u64>,
+    /// Dispatches sent again on a RESUME (missed while the client was away).
+    pub replayed: u64,
 }
 
 /// What the fake knows of one injected interaction.
@@ -110,6 +135,10 @@ pub(crate) struct State {
     pub gateway: GatewayState,
     /// Problems the fake found in its own payloads (would-be-dropped dispatches).
     pub harness_errors: Vec<String>,
+    /// Channel messages sent with `enforce_nonce`: the nonce, to the message made and when
+    /// (Discord answers a repeated nonce from the same author within a few minutes with the
+    /// message it made the first time).
+    pub nonces: HashMap<String, (u64, Instant)>,
     /// Where each newly recorded request is also sent ([`super::FakeDiscord::subscribe_requests`]).
     pub taps: Vec<mpsc::UnboundedSender<RecordedRequest>>,
 }

@@ -1,0 +1,256 @@
+//! The outbox on the service's floor (issue 16): what the front learns after a commit (the
+//! interaction's own answer carried the board; the first line and language of a board the
+//! poster will post), handed to the poster in memory, and the rows and positions it sends.
+//!
+//! The rows themselves are written by the store in each action's transaction
+//! ([`crate::store::Owed`]). A row written by this process waits for the front's note (or
+//! [`HOLD`]) before the poster takes it: until then the interaction may still be answering
+//! with that very board. Rows of an earlier process are the poster's at once.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
+
+use super::{GameId, GameStatus, GameView, ResultReason, Service, ServiceError, Timestamp};
+use crate::store::{OutboxEnd, OutboxRow};
+
+pub use crate::store::OutboxKind;
+
+/// How long a row of this process waits for the front's note before the poster takes it
+/// anyway (a handler that failed before noting it).
+pub const HOLD: Duration = Duration::from_secs(30);
+
+/// What the front says about a board row after the commit.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OutboxNote {
+    /// The interaction's own answer carried the board: its message id (0 when unknown).
+    pub answered: Option<u64>,
+    /// The first line of a board the poster posts.
+    pub lead: Option<String>,
+    /// The language code of a board the poster posts.
+    pub lang: Option<String>,
+}
+
+/// Notes waiting for the poster, and the poster's wake-up call.
+#[derive(Debug)]
+pub(super) struct Notes {
+    notes: Mutex<HashMap<(GameId, u32), OutboxNote>>,
+    wake: tokio::sync::Notify,
+    /// Whether actions owe their posts through the outbox.
+    on: std::sync::atomic::AtomicBool,
+}
+
+impl Default for Notes {
+    fn default() -> Self {
+        Notes {
+            notes: Mutex::default(),
+            wake: tokio::sync::Notify::new(),
+            on: std::sync::atomic::AtomicBool::new(true),
+        }
+    }
+}
+
+impl Service {
+    /// Hands a row of this process to the poster, with what the front knows about it
+    /// (`kind` rows other than boards need no note: pass the default).
+    pub fn outbox_release(&self, game: GameId, ply: u32, note: OutboxNote) {
+        if !self.outbox_on() {
+            return;
+        }
+        self.notes
+            .notes
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert((game, ply), note);
+        self.notes.wake.notify_one();
+    }
+
+    /// Wakes the poster (new rows, or a row's retry time).
+    pub fn outbox_wake(&self) {
+        self.notes.wake.notify_one();
+    }
+
+    /// Resolves when [`Service::outbox_release`] or [`Service::outbox_wake`] was called since
+    /// the last time.
+    pub async fn outbox_woken(&self) {
+        self.notes.wake.notified().await;
+    }
+
+    /// Takes the front's note on a board row, if it left one.
+    pub fn outbox_take_note(&self, game: GameId, ply: u32) -> Option<OutboxNote> {
+        self.notes
+            .notes
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&(game, ply))
+    }
+
+    /// Whether the front left a note on a row (without taking it).
+    pub fn outbox_has_note(&self, game: GameId, ply: u32) -> bool {
+        self.notes
+            .notes
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains_key(&(game, ply))
+    }
+
+    /// The first pending row of each game (rows go in order per game), with whether its
+    /// retry time has come.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn outbox_heads(&self, limit: u32) -> Result<Vec<(OutboxRow, bool)>, ServiceError> {
+        Ok(self.store.outbox_heads(self.now(), limit).await?)
+    }
+
+    /// Rows still pending.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn outbox_pending(&self) -> Result<u64, ServiceError> {
+        Ok(self.store.outbox_pending().await?)
+    }
+
+    /// Records the board's message of a row whose ping may still be owed.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn outbox_posted(&self, row: &OutboxRow, message: u64) -> Result<(), ServiceError> {
+        Ok(self.store.outbox_posted(row.id, message).await?)
+    }
+
+    /// Ends a row.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn outbox_done(
+        &self,
+        row: &OutboxRow,
+        end: OutboxEnd,
+        error: Option<&str>,
+    ) -> Result<(), ServiceError> {
+        Ok(self
+            .store
+            .outbox_done(row.id, end, error, self.now())
+            .await?)
+    }
+
+    /// Ends rows sent together (one commit).
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn outbox_sent_many(&self, ids: &[i64]) -> Result<(), ServiceError> {
+        Ok(self.store.outbox_sent_many(ids, self.now()).await?)
+    }
+
+    /// Forgets rows that ended more than a week ago.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn outbox_prune(&self) -> Result<u64, ServiceError> {
+        let week = 7 * 24 * 3600 * 1000;
+        Ok(self
+            .store
+            .outbox_prune(Timestamp(self.now().0.saturating_sub(week)))
+            .await?)
+    }
+
+    /// Whether actions owe their posts through the outbox (on unless a benchmark compares).
+    pub fn outbox_on(&self) -> bool {
+        self.notes.on.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Turns the outbox off or on for the actions that follow: off, actions owe nothing and
+    /// the front posts as it did before the outbox (the benchmark's comparison).
+    pub fn set_outbox(&self, on: bool) {
+        self.notes
+            .on
+            .store(on, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Puts a row off for `after`.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn outbox_retry_after(
+        &self,
+        row: &OutboxRow,
+        after: Duration,
+        error: &str,
+    ) -> Result<(), ServiceError> {
+        let at = Timestamp(
+            self.now()
+                .0
+                .saturating_add(i64::try_from(after.as_millis()).unwrap_or(i64::MAX)),
+        );
+        Ok(self.store.outbox_retry_at(row.id, at, error).await?)
+    }
+
+    /// The pending board row owed after `ply` of `game`, if any.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn outbox_board(
+        &self,
+        game: GameId,
+        ply: u32,
+    ) -> Result<Option<OutboxRow>, ServiceError> {
+        Ok(self
+            .store
+            .outbox_row(game, ply, OutboxKind::Board)
+            .await?
+            .filter(|(_, state)| state == "pending")
+            .map(|(row, _)| row))
+    }
+
+    /// Whether `row` is its game's first pending row (only that one may go now).
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn outbox_is_first(&self, row: &OutboxRow) -> Result<bool, ServiceError> {
+        Ok(self.store.outbox_first_pending(row.game).await? == Some(row.id))
+    }
+
+    /// Whether a row of this process has waited for the front's note longer than [`HOLD`].
+    pub fn outbox_held_too_long(&self, row: &OutboxRow) -> bool {
+        self.now().0 - row.created_at.0 > i64::try_from(HOLD.as_millis()).unwrap_or(i64::MAX)
+    }
+
+    /// The game as it was right after `ply`: the game itself when it is still there, else
+    /// (it moved on) the game with the later stones taken back, still in play. `None` when the
+    /// position cannot be rebuilt (a take-back since), and the row's board is moot.
+    ///
+    /// # Errors
+    /// [`ServiceError::NoSuchGame`], [`ServiceError::Storage`].
+    pub async fn game_at(&self, game: GameId, ply: u32) -> Result<Option<GameView>, ServiceError> {
+        let mut view = self.view_of(game).await?;
+        if view.ply <= ply {
+            return Ok(Some(view));
+        }
+        let mut back = (view.ply - ply) as usize;
+        // A game ended by a row outside the rules' record (resignation, loss on time, agreed
+        // draw) has that row last: it takes nothing off the board.
+        if let GameStatus::Finished(r) = view.status
+            && matches!(
+                r.reason,
+                ResultReason::Resignation { .. }
+                    | ResultReason::Timeout { .. }
+                    | ResultReason::DrawAgreed
+            )
+        {
+            back -= 1;
+        }
+        if back > view.game.record().len() {
+            return Ok(None);
+        }
+        for _ in 0..back {
+            if view.game.undo().is_none() {
+                return Ok(None);
+            }
+        }
+        view.ply = ply;
+        view.status = GameStatus::Active;
+        view.deadline = None;
+        Ok(Some(view))
+    }
+}

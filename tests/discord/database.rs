@@ -1,0 +1,173 @@
+//! Database faults (issue 16) through the fake Discord: another process holding the write
+//! lock while members play (a private message in the member's language, nothing lost, the move
+//! made again goes through), and files the bot must not touch: one that is not a database and
+//! one written by a newer release stop the real binary at start with one line and status 2,
+//! and their bytes are unchanged.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use gomoku_bot::discord::{self, Registration};
+use gomoku_bot::i18n::I18n;
+use gomoku_bot::service::{Service, ServiceConfig, SystemClock};
+use gomoku_bot::store::{Store, StoreOptions};
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::{Connection, Row, SqliteConnection};
+
+use crate::bot::{content, is_ephemeral, play, start_two_player};
+use crate::ops::{BotProcess, slow_start};
+use crate::support::fake_discord::{FakeDiscord, Req, RunningBot};
+
+async fn raw_connection(path: &Path) -> SqliteConnection {
+    SqliteConnection::connect_with(&SqliteConnectOptions::new().filename(path))
+        .await
+        .expect("raw connection")
+}
+
+/// The moves committed in the database at `path`, in order.
+async fn committed_moves(path: &Path) -> Vec<String> {
+    let mut conn = raw_connection(path).await;
+    let rows = sqlx::query("SELECT action FROM moves ORDER BY game_id, ply")
+        .fetch_all(&mut conn)
+        .await
+        .expect("read the move log");
+    conn.close().await.unwrap();
+    rows.iter().map(|r| r.get::<String, _>(0)).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_another_process_holds_answers_members_privately_and_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bot.db");
+    let fake = FakeDiscord::start().await;
+    let options = StoreOptions {
+        busy_timeout: Duration::from_millis(200),
+        ..StoreOptions::for_file(&path)
+    };
+    let service = Service::open(&options, ServiceConfig::default(), Arc::new(SystemClock))
+        .await
+        .unwrap();
+    let framework = discord::framework(
+        Arc::new(service),
+        Arc::new(I18n::load()),
+        Registration::Guild(fake.guild_id().get()),
+    );
+    let bot = RunningBot::spawn(discord::client(fake.http(), framework).await.unwrap());
+    fake.wait_until_ready().await;
+    fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
+        .await;
+    let alice = fake.add_user("alice").with_locale("es-ES");
+    fake.update_user(&alice);
+    let bob = fake.add_user("bob");
+    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+    let [first, second] = started.order.clone();
+    let (_, answer) = play(&fake, &first, started.thread, "H8").await;
+    assert!(!is_ephemeral(&answer), "{}", content(&answer));
+    // Messages everyone sees in the thread (the fake keeps the private answers too).
+    let public = |fake: &FakeDiscord| {
+        fake.messages_in(started.thread)
+            .iter()
+            .filter(|m| m["flags"].as_u64().unwrap_or(0) & 64 == 0)
+            .count()
+    };
+    let public_before = public(&fake);
+
+    // Another process takes the write lock and keeps it past the bot's busy timeout.
+    let mut other = raw_connection(&path).await;
+    sqlx::query("BEGIN IMMEDIATE")
+        .execute(&mut other)
+        .await
+        .unwrap();
+    let (_, busy) = play(&fake, &second, started.thread, "J9").await;
+    assert!(is_ephemeral(&busy), "{}", content(&busy));
+    let expected = if second.user_id() == alice.user_id() {
+        "La base de datos está ocupada; no se cambió nada."
+    } else {
+        "The game database is busy; nothing was changed."
+    };
+    assert!(content(&busy).starts_with(expected), "{}", content(&busy));
+    // The first player cannot move in the second's place meanwhile either: the game is at ply 1.
+    let (_, early) = play(&fake, &first, started.thread, "K10").await;
+    assert!(is_ephemeral(&early), "{}", content(&early));
+    assert_eq!(
+        public(&fake),
+        public_before,
+        "nothing public was posted for a move that did not happen"
+    );
+    sqlx::query("ROLLBACK").execute(&mut other).await.unwrap();
+    other.close().await.unwrap();
+
+    // The same move again goes through, and the log holds exactly what was acknowledged.
+    let (_, again) = play(&fake, &second, started.thread, "J9").await;
+    assert!(!is_ephemeral(&again), "{}", content(&again));
+    assert_eq!(committed_moves(&path).await, ["H8", "J9"]);
+    fake.assert_all_requests_valid();
+    bot.shutdown().await;
+}
+
+/// Starts the real binary on the database file in `dir`, expects it to stop at once with one
+/// `error:` line naming the database and saying `why`, status 2, and the file's bytes
+/// unchanged.
+async fn refused_untouched(dir: &Path, why: &str) {
+    let path = dir.join("bot.db");
+    let before = std::fs::read(&path).unwrap();
+    let fake = FakeDiscord::start_with(slow_start()).await;
+    let mut bot = BotProcess::start(&fake, dir, "", &[]);
+    let status = bot.exit_code(Duration::from_secs(60)).await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let output = bot.output();
+    assert_eq!(status, Some(2), "{output:?}");
+    let errors: Vec<&String> = output.iter().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{output:?}");
+    assert!(
+        errors[0].starts_with("error: the database sqlite://") && errors[0].contains(why),
+        "{}",
+        errors[0]
+    );
+    assert!(errors[0].contains("left untouched"), "{}", errors[0]);
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        before,
+        "the database file was changed"
+    );
+    assert_eq!(fake.identifies(), 0, "it never connected to Discord");
+    for line in &output {
+        assert!(!line.contains(fake.token()), "the token is in a log line");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_that_is_not_a_database_stops_the_bot_and_is_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    // Text where a database should be (a misplaced file), longer than SQLite's header.
+    let text: String = (0..200)
+        .map(|n| format!("line {n}: games were kept in a notebook\n"))
+        .collect();
+    std::fs::write(dir.path().join("bot.db"), text).unwrap();
+    refused_untouched(dir.path(), "cannot be read (not a database").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_from_a_newer_release_stops_the_bot_and_is_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bot.db");
+    // Today's schema, then a migration this binary does not know, as a later release would
+    // record it.
+    let store = Store::open(&StoreOptions::for_file(&path)).await.unwrap();
+    store.close().await;
+    let mut conn = raw_connection(&path).await;
+    sqlx::query(
+        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time)
+         VALUES (99990101000000, 'from a newer release', TRUE, x'00', 0)",
+    )
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    conn.close().await.unwrap();
+    refused_untouched(dir.path(), "was written by a newer release").await;
+}

@@ -1,0 +1,322 @@
+//! The durable outbox (issue 16) through the fake Discord: boards a committed move owes are
+//! posted exactly once through server errors and rate limits, after a restart, in order per
+//! game; permanent refusals are given up without holding anything else up.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::Value;
+use serenity::all::ChannelId;
+
+use crate::bot::{connected, content, is_ephemeral, play, start_bot, start_two_player};
+use crate::support::fake_discord::{ErrorAnswer, FakeDiscord, Req, SlashCommand, TestUser};
+
+/// A move typed in the game's channel (not its thread), naming the game: its board is owed
+/// in the thread, posted after the member's private acknowledgement.
+async fn move_elsewhere(fake: &FakeDiscord, user: &TestUser, point: &str) {
+    let sent = fake
+        .send(
+            SlashCommand::new("move")
+                .by(user)
+                .string("at", point)
+                .integer("game", 1),
+        )
+        .await;
+    let ack = fake.next_request(&Req::callback(&sent)).await;
+    assert!(is_ephemeral(&ack), "{}", ack.summary());
+    assert!(
+        content(&ack).contains("Game #1"),
+        "the acknowledgement names the game: {}",
+        content(&ack)
+    );
+}
+
+/// The board posts in `thread` whose caption says `point` was played, as Discord stored them.
+fn boards_with(fake: &FakeDiscord, thread: ChannelId, point: &str) -> Vec<Value> {
+    fake.messages_in(thread)
+        .into_iter()
+        .filter(|m| {
+            m["content"].as_str().is_some_and(|c| c.contains(point))
+                && m["attachments"].as_array().is_some_and(|a| !a.is_empty())
+        })
+        .collect()
+}
+
+/// Every POST of a message to `thread` so far, with its nonce.
+fn posts_to(fake: &FakeDiscord, thread: ChannelId) -> Vec<(u16, Option<String>, String)> {
+    fake.requests_matching(&Req::post(&format!("/channels/{thread}/messages")))
+        .into_iter()
+        .map(|r| {
+            let body = r.json_or_null();
+            (
+                r.status,
+                body["nonce"].as_str().map(str::to_owned),
+                body["content"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}
+
+async fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
+    for _ in 0..600 {
+        if done() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("waited 30 s for {what}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_board_refused_with_5xx_and_429_is_posted_exactly_once_after_the_retries() {
+    let dir = tempfile::tempdir().unwrap();
+    let (fake, bot) = connected(dir.path()).await;
+    let alice = fake.add_user("alice");
+    let bob = fake.add_user("bob");
+    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+    let [first, _] = &started.order;
+    let thread = started.thread;
+    let route = Req::post(&format!("/channels/{thread}/messages"));
+    // Discord fails twice in a row, then asks for a pause on the route, then takes it.
+    fake.fail_once(route.clone(), ErrorAnswer::server_error(502));
+    fake.fail_once(route.clone(), ErrorAnswer::server_error(500));
+    fake.fail_once(route.clone(), ErrorAnswer::rate_limited(0.3));
+    move_elsewhere(&fake, first, "H8").await;
+    wait_for("the board in the thread", || {
+        !boards_with(&fake, thread, "H8").is_empty()
+    })
+    .await;
+    // Some time for a stray second post to show.
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let boards = boards_with(&fake, thread, "H8");
+    assert_eq!(boards.len(), 1, "{boards:#?}");
+    let attempts: Vec<_> = posts_to(&fake, thread)
+        .into_iter()
+        .filter(|(_, _, c)| c.contains("H8"))
+        .collect();
+    let statuses: Vec<u16> = attempts.iter().map(|a| a.0).collect();
+    assert_eq!(statuses, vec![502, 500, 429, 200], "{attempts:?}");
+    // One nonce for every attempt, and Discord was asked to enforce it.
+    let nonce = attempts[0].1.clone().expect("a nonce");
+    assert!(attempts.iter().all(|a| a.1.as_ref() == Some(&nonce)));
+    assert!(nonce.len() <= 25);
+    assert_eq!(boards[0]["nonce"], Value::String(nonce));
+    // The 429 asked for 0.3 s: the next attempt waited at least that long.
+    let times: Vec<Duration> = fake
+        .requests_matching(&route)
+        .iter()
+        .filter(|r| {
+            r.json_or_null()["content"]
+                .as_str()
+                .is_some_and(|c| c.contains("H8"))
+        })
+        .map(|r| r.at)
+        .collect();
+    assert!(
+        times[3] - times[2] >= Duration::from_millis(300),
+        "{times:?}"
+    );
+    // The game goes on in its thread.
+    let (_, answer) = play(&fake, &started.order[1], thread, "J9").await;
+    assert!(!is_ephemeral(&answer), "{}", answer.summary());
+    fake.assert_all_requests_valid();
+    bot.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_repeated_nonce_returns_the_message_discord_already_made() {
+    let fake = FakeDiscord::start().await;
+    let http = fake.http();
+    let channel = fake.channel_id();
+    let message = |nonce: &str, enforce: bool| {
+        serenity::all::CreateMessage::new()
+            .content("hello")
+            .nonce(serenity::all::Nonce::String(nonce.to_owned()))
+            .enforce_nonce(enforce)
+    };
+    let first = channel
+        .send_message(&http, message("n-1", true))
+        .await
+        .unwrap();
+    let again = channel
+        .send_message(&http, message("n-1", true))
+        .await
+        .unwrap();
+    assert_eq!(first.id, again.id);
+    // Another nonce, or the same one without enforce_nonce, makes a new message.
+    let other = channel
+        .send_message(&http, message("n-2", true))
+        .await
+        .unwrap();
+    let unenforced = channel
+        .send_message(&http, message("n-1", false))
+        .await
+        .unwrap();
+    assert_ne!(other.id, first.id);
+    assert_ne!(unenforced.id, first.id);
+    assert_eq!(fake.messages_in(channel).len(), 3);
+    // Discord takes at most 25 characters.
+    let long = "x".repeat(26);
+    assert!(
+        channel
+            .send_message(&http, message(&long, true))
+            .await
+            .is_err()
+    );
+}
+
+/// Opens the bot on `db` against `fake` again, as after a restart.
+async fn restart(fake: &FakeDiscord, db: &Path) -> crate::support::fake_discord::RunningBot {
+    let bot = start_bot(fake, db).await;
+    fake.wait_until_ready().await;
+    bot
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn boards_still_owed_at_a_restart_are_posted_once_in_order_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bot.db");
+    let (fake, bot) = connected(dir.path()).await;
+    let alice = fake.add_user("alice");
+    let bob = fake.add_user("bob");
+    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+    let [first, second] = &started.order;
+    let thread = started.thread;
+    let route = Req::post(&format!("/channels/{thread}/messages"));
+    // Discord is down for the thread: two boards wait in the outbox, in order.
+    fake.fail(route.clone(), ErrorAnswer::server_error(503));
+    move_elsewhere(&fake, first, "H8").await;
+    move_elsewhere(&fake, second, "J9").await;
+    wait_for("attempts at both boards", || {
+        let posts = posts_to(&fake, thread);
+        posts.iter().any(|p| p.2.contains("H8"))
+    })
+    .await;
+    // Order per game: J9's board is never tried before H8's went out.
+    assert!(
+        posts_to(&fake, thread).iter().all(|p| !p.2.contains("J9")),
+        "{:?}",
+        posts_to(&fake, thread)
+    );
+    bot.shutdown().await;
+    fake.clear_failures();
+    let bot = restart(&fake, &db).await;
+    wait_for("both boards after the restart", || {
+        !boards_with(&fake, thread, "J9").is_empty()
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(boards_with(&fake, thread, "H8").len(), 1);
+    assert_eq!(boards_with(&fake, thread, "J9").len(), 1);
+    let stored = fake.messages_in(thread);
+    let at = |p: &str| {
+        stored
+            .iter()
+            .position(|m| m["content"].as_str().is_some_and(|c| c.contains(p)))
+            .unwrap()
+    };
+    assert!(at("H8") < at("J9"), "posted in order");
+    // The player to act after J9 is pinged by its board.
+    let last = boards_with(&fake, thread, "J9").remove(0);
+    assert!(
+        last["content"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("<@{}>", first.id)),
+        "{last}"
+    );
+    fake.assert_all_requests_valid();
+    bot.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thread_that_refuses_for_good_is_given_up_reported_and_holds_nothing_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let (fake, bot) = connected(dir.path()).await;
+    let alice = fake.add_user("alice");
+    let bob = fake.add_user("bob");
+    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+    let [first, second] = &started.order;
+    let thread = started.thread;
+    let route = Req::post(&format!("/channels/{thread}/messages"));
+    // First a passing failure (the poster takes the board over), then a permanent 404.
+    fake.fail_once(route.clone(), ErrorAnswer::server_error(502));
+    fake.fail_once(route.clone(), ErrorAnswer::unknown_channel());
+    move_elsewhere(&fake, first, "H8").await;
+    // The game's channel hears that the board could not go in the thread.
+    let report = fake
+        .next_request(&Req::post(&format!(
+            "/channels/{}/messages",
+            fake.channel_id()
+        )))
+        .await;
+    assert!(
+        content(&report).contains(&format!("<#{thread}>")),
+        "{}",
+        content(&report)
+    );
+    let statuses: Vec<u16> = posts_to(&fake, thread)
+        .iter()
+        .filter(|p| p.2.contains("H8"))
+        .map(|p| p.0)
+        .collect();
+    assert_eq!(statuses, vec![502, 404]);
+    // Nothing waits behind it: the next move's board goes out at once, and one more from
+    // elsewhere is posted by the outbox.
+    let (_, answer) = play(&fake, second, thread, "J9").await;
+    assert!(!is_ephemeral(&answer), "{}", answer.summary());
+    move_elsewhere(&fake, first, "H9").await;
+    wait_for("the next board from elsewhere", || {
+        !boards_with(&fake, thread, "H9").is_empty()
+    })
+    .await;
+    assert!(boards_with(&fake, thread, "H8").is_empty());
+    fake.assert_all_requests_valid();
+    bot.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_permission_on_the_first_try_is_told_to_the_member_and_given_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let (fake, bot) = connected(dir.path()).await;
+    let alice = fake.add_user("alice");
+    let bob = fake.add_user("bob");
+    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+    let [first, second] = &started.order;
+    let thread = started.thread;
+    let route = Req::post(&format!("/channels/{thread}/messages"));
+    fake.fail_once(route.clone(), ErrorAnswer::missing_permissions());
+    let sent = fake
+        .send(
+            SlashCommand::new("move")
+                .by(first)
+                .string("at", "H8")
+                .integer("game", 1),
+        )
+        .await;
+    fake.next_request(&Req::callback(&sent)).await;
+    // The member hears it privately, in a follow-up of their command.
+    let told = fake
+        .next_request(&Req::post(&format!("/webhooks/*/{}", sent.token)))
+        .await;
+    assert!(is_ephemeral(&told), "{}", told.summary());
+    assert!(
+        content(&told).contains(&format!("<#{thread}>")),
+        "{}",
+        content(&told)
+    );
+    // Given up, not retried: the next moves go on in the thread.
+    let (_, answer) = play(&fake, second, thread, "J9").await;
+    assert!(!is_ephemeral(&answer), "{}", answer.summary());
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(
+        posts_to(&fake, thread)
+            .iter()
+            .filter(|p| p.2.contains("H8"))
+            .count(),
+        1,
+        "one attempt only"
+    );
+    fake.assert_all_requests_valid();
+    bot.shutdown().await;
+}
