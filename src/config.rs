@@ -487,31 +487,31 @@ mod tests {
 
     #[test]
     fn the_correspondence_budget_defaults_to_ten_seconds_and_stays_in_range() {
-        let base = "[discord]\ntoken = \"t\"\n";
-        let c = Config::from_toml(base, "t.toml").unwrap();
         assert_eq!(
-            c.engine.correspondence_budget(),
+            EngineConfig::default().correspondence_budget(),
             std::time::Duration::from_secs(10)
         );
-        let c = Config::from_toml(
-            &format!("{base}[engine]\ncorrespondence_seconds = 30\n"),
-            "t.toml",
-        )
-        .unwrap();
-        assert_eq!(c.engine.correspondence_seconds, 30);
-        for bad in ["0", "601"] {
-            let e = Config::from_toml(
-                &format!("{base}[engine]\ncorrespondence_seconds = {bad}\n"),
-                "t.toml",
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.toml");
+        for (seconds, ok) in [(0, false), (1, true), (30, true), (600, true), (601, false)] {
+            std::fs::write(
+                &path,
+                format!("[discord]\ntoken = \"t\"\n[engine]\ncorrespondence_seconds = {seconds}\n"),
             )
-            .unwrap_err();
-            assert!(
-                e.to_string().contains("engine.correspondence_seconds"),
-                "{bad}: {e}"
-            );
+            .unwrap();
+            let loaded = Config::load(&path, env(&[]));
+            assert_eq!(loaded.is_ok(), ok, "{seconds}: {loaded:?}");
+            match loaded {
+                Ok(c) => assert_eq!(c.engine.correspondence_seconds, seconds),
+                Err(e) => assert!(
+                    e.to_string().contains("engine.correspondence_seconds"),
+                    "{seconds}: {e}"
+                ),
+            }
         }
+        std::fs::write(&path, "[discord]\ntoken = \"t\"\n[engine]\nlevel7 = 1\n").unwrap();
         assert!(
-            Config::from_toml(&format!("{base}[engine]\nlevel7 = 1\n"), "t.toml").is_err(),
+            Config::load(&path, env(&[])).is_err(),
             "unknown engine keys are refused"
         );
     }
