@@ -374,11 +374,10 @@ impl Poster {
                 .await;
             match sent {
                 Ok(id) => {
-                    // Recorded at once when a ping is still owed, so that a retry of the
-                    // ping does not post the board again (the nonce would catch it too).
-                    if dm_owed(&view, &prefs, current, engine_acts) {
-                        let _ = self.service.outbox_posted(row, id).await;
-                    }
+                    // Recorded at once: a later attempt at this row (a failed ping, or a
+                    // crash before the round marks it sent) must not post the board again,
+                    // even after Discord has forgotten the nonce (a few minutes).
+                    let _ = self.service.outbox_posted(row, id).await;
                 }
                 Err(f) => {
                     if let Failure::Permanent { status, code, .. } = &f {
@@ -504,8 +503,11 @@ impl Poster {
                 .map(|u| serenity::UserId::new(u.0.max(1)))
                 .collect::<Vec<_>>(),
         );
-        let posted = self
-            .send(
+        // Posted by an earlier attempt (only its direct messages failed): not again.
+        let posted = if row.message_id.is_some() {
+            Ok(0)
+        } else {
+            self.send(
                 Op::Post,
                 Message {
                     channel: n.channel.0,
@@ -517,7 +519,13 @@ impl Poster {
                 },
                 row.attempts,
             )
-            .await;
+            .await
+        };
+        if let Ok(id) = posted
+            && row.message_id.is_none()
+        {
+            let _ = self.service.outbox_posted(row, id).await;
+        }
         if let Err(f) = posted {
             if let Failure::Permanent { why, .. } = &f {
                 warn!(game = row.game.0, %why, "gave up posting a clock notice");

@@ -147,9 +147,24 @@ impl Service {
         let id = self.resolve_game(actor, game).await?;
         let slot = self.slot(id);
         let mut cached = slot.lock().await;
-        let result = self
+        let mut result = self
             .play_locked(&mut cached, id, actor, input, expected_ply)
             .await;
+        // A refusal read from a cached position that another process has moved past is
+        // checked again on the stored one (refusals only: an accepted move is guarded by
+        // the move log's key, and a conflict there has already reloaded the game).
+        if matches!(
+            result,
+            Err(ServiceError::GameOver
+                | ServiceError::NotYourTurn
+                | ServiceError::PositionChanged
+                | ServiceError::Illegal(_))
+        ) && matches!(self.refresh(&mut cached, id).await, Ok(true))
+        {
+            result = self
+                .play_locked(&mut cached, id, actor, input, expected_ply)
+                .await;
+        }
         self.settle(id, cached);
         result
     }
@@ -202,11 +217,7 @@ impl Service {
         if let Err(e) = self.store.append_action(&new).await {
             loaded.game.undo();
             return Err(match e {
-                AppendError::Conflict => {
-                    // Another writer got there first: our copy is stale.
-                    *cached = None;
-                    ServiceError::PositionChanged
-                }
+                AppendError::Conflict => self.refusal_after_conflict(cached, id, actor).await,
                 AppendError::Storage(s) => ServiceError::Storage(s),
             });
         }

@@ -2,7 +2,7 @@
 
 use super::resign::RESIGN;
 use super::{
-    GameId, GameResult, GameStatus, GameView, GuildId, ResultReason, SeatView, Service,
+    Actor, GameId, GameResult, GameStatus, GameView, GuildId, ResultReason, SeatView, Service,
     ServiceError, StorageError, StorageErrorKind, UserId, clocks, offers,
 };
 use crate::rules::{Action, Colours, Game, Status};
@@ -160,6 +160,45 @@ impl Service {
             *cached = Some(Loaded::rebuild(stored)?);
         }
         cached.as_mut().ok_or(ServiceError::NoSuchGame)
+    }
+
+    /// Drops a cached game whose ply no longer matches the database (another process
+    /// acted): `true` when it was dropped.
+    pub(super) async fn refresh(
+        &self,
+        cached: &mut Option<Loaded>,
+        id: GameId,
+    ) -> Result<bool, ServiceError> {
+        if let Some(loaded) = cached.as_ref()
+            && self.store.game_ply(id).await? != Some(loaded.meta.ply)
+        {
+            *cached = None;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// Why an action met a conflict in the move log (another process or task acted on the
+    /// game first): the game is reloaded and the action checked again against the position
+    /// now stored. It is never played on that position, which its author has not seen:
+    /// the answer is the game being over, the turn having passed, or else the position
+    /// having changed.
+    pub(super) async fn refusal_after_conflict(
+        &self,
+        cached: &mut Option<Loaded>,
+        id: GameId,
+        actor: &Actor,
+    ) -> ServiceError {
+        *cached = None;
+        match self.active_game(cached, id, actor.guild).await {
+            Err(e @ (ServiceError::GameOver | ServiceError::NoSuchGame)) => e,
+            // The reload failed: the next action loads the game again.
+            Err(_) => ServiceError::PositionChanged,
+            Ok(loaded) => match loaded.seat_of(actor.user.id).map(|s| s.seat) {
+                Some(seat) if loaded.game.seat_to_act() != Some(seat) => ServiceError::NotYourTurn,
+                _ => ServiceError::PositionChanged,
+            },
+        }
     }
 
     /// Removes a game's lock and cache entry unless it holds a game still in play, so that

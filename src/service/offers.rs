@@ -205,16 +205,6 @@ fn users_of(loaded: &Loaded, seats: &[u8]) -> Vec<UserId> {
 }
 
 impl Service {
-    /// Drops a cached game whose ply no longer matches the database (another process acted).
-    async fn refresh(&self, cached: &mut Option<Loaded>, id: GameId) -> Result<(), ServiceError> {
-        if let Some(loaded) = cached.as_ref()
-            && self.store.game_ply(id).await? != Some(loaded.meta.ply)
-        {
-            *cached = None;
-        }
-        Ok(())
-    }
-
     /// Asks the other player(s) to take back the caller's last action (see the module
     /// documentation for what is taken back).
     ///

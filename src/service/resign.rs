@@ -76,8 +76,12 @@ impl Service {
         match self.store.append_action(&new).await {
             Ok(()) => {}
             Err(AppendError::Conflict) => {
-                *cached = None;
-                return Err(ServiceError::PositionChanged);
+                // Resigning does not depend on the position: only the game having ended
+                // in the meantime stops it, and the caller may simply resign again.
+                return Err(match self.refusal_after_conflict(cached, id, actor).await {
+                    ServiceError::NotYourTurn => ServiceError::PositionChanged,
+                    other => other,
+                });
             }
             Err(AppendError::Storage(s)) => return Err(s.into()),
         }

@@ -125,7 +125,7 @@ impl Store {
     /// # Errors
     /// [`StorageError`].
     pub async fn challenge(&self, id: ChallengeId) -> Result<Option<Challenge>, StorageError> {
-        let mut tx = self.reader.begin().await?;
+        let mut tx = self.begin_read().await?;
         let row = sqlx::query(&format!(
             "SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE challenge_id = $1"
         ))
@@ -381,21 +381,24 @@ impl Store {
     /// [`StorageError`].
     pub async fn leave_lobby(&self, id: ChallengeId, user: UserId) -> Result<bool, StorageError> {
         let mut tx = self.begin_write().await?;
-        let gone = sqlx::query(
-            "DELETE FROM challenge_members WHERE challenge_id = $1 AND user_id = $2 \
-             AND EXISTS (SELECT 1 FROM challenges c WHERE c.challenge_id = $3 \
-             AND c.status = 'open')",
+        // The challenge's row first: the claim locks it, so a joiner filling the lobby at
+        // this instant (on PostgreSQL, another writer beside this one) either sees the seat
+        // given back or has already started the game, and then nobody leaves.
+        let claimed = sqlx::query(
+            "UPDATE challenges SET seats_taken = seats_taken - 1 \
+             WHERE challenge_id = $1 AND status = 'open' AND EXISTS (SELECT 1 \
+             FROM challenge_members m WHERE m.challenge_id = $1 AND m.user_id = $2)",
         )
         .bind(id.0)
         .bind(user.to_db())
-        .bind(id.0)
         .execute(&mut *tx)
         .await?;
-        if gone.rows_affected() == 0 {
+        if claimed.rows_affected() == 0 {
             return Ok(false);
         }
-        sqlx::query("UPDATE challenges SET seats_taken = seats_taken - 1 WHERE challenge_id = $1")
+        sqlx::query("DELETE FROM challenge_members WHERE challenge_id = $1 AND user_id = $2")
             .bind(id.0)
+            .bind(user.to_db())
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;

@@ -39,7 +39,7 @@ impl Store {
         .fetch_one(&mut *tx)
         .await?
         .try_get(0)?;
-        for (position, user) in [(1, &new.challenger), (2, engine)] {
+        for (position, user) in [(1_i64, &new.challenger), (2, engine)] {
             sqlx::query(
                 "INSERT INTO challenge_members (challenge_id, user_id, position, joined_at) \
                  VALUES ($1, $2, $3, $4)",

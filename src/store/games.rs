@@ -197,7 +197,7 @@ impl Store {
     /// # Errors
     /// [`StorageError`].
     pub async fn load_game(&self, id: GameId) -> Result<Option<StoredGame>, StorageError> {
-        let mut tx = self.reader.begin().await?;
+        let mut tx = self.begin_read().await?;
         let row = sqlx::query(&format!(
             "SELECT {GAME_COLUMNS} FROM games g WHERE g.game_id = $1"
         ))

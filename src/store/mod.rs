@@ -19,6 +19,13 @@
 //!   is [`Tx`]. Read with `self.reader`, write single statements with `self.writer`, and open
 //!   a write transaction with `self.begin_write().await?` (on SQLite it takes the write lock
 //!   at once, `BEGIN IMMEDIATE`), then `&mut *tx` (or `&mut **tx` through a `&mut Tx`).
+//!   Several reads that must agree go in `self.begin_read().await?` (one snapshot on both
+//!   stores).
+//! - **PostgreSQL runs writers side by side** (`READ COMMITTED`), where SQLite runs one at a
+//!   time: a transaction that reads a row and writes from what it read must lock it first
+//!   (a conditional `UPDATE ... WHERE` that claims the row, or an advisory lock as the
+//!   ratings take), and a failed statement (a unique key met) ends what the transaction can
+//!   do: roll back, or wrap the statement in a `SAVEPOINT`.
 //! - **Query text (the same for both stores):** `$1, $2, ...` placeholders (a number may be
 //!   used twice), `TRUE`/`FALSE` literals for booleans, `ON CONFLICT (...) DO UPDATE SET x =
 //!   excluded.x`, `RETURNING`, `COUNT(*)`, `COALESCE`; no SQLite-only functions (`ifnull`,
@@ -115,6 +122,21 @@ impl Store {
     pub async fn close(&self) {
         self.reader.close().await;
         self.writer.close().await;
+    }
+
+    /// Begins a read-only transaction that sees one snapshot of the database throughout.
+    /// SQLite gives every transaction one snapshot; PostgreSQL's default (`READ COMMITTED`)
+    /// gives each statement its own, so a game's row and its move log read one after the
+    /// other could disagree while another process appends.
+    async fn begin_read(&self) -> Result<Tx, sqlx::Error> {
+        match self.backend {
+            Backend::Sqlite => self.reader.begin().await,
+            Backend::Postgres => {
+                self.reader
+                    .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                    .await
+            }
+        }
     }
 
     /// Begins a write transaction.

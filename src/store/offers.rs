@@ -196,6 +196,10 @@ impl Store {
         .await;
         let row = match inserted {
             Err(e) if is_unique_violation(&e) => {
+                // Nothing to write. The transaction is given up before reading the offer
+                // in the way: on PostgreSQL a failed statement ends what a transaction can
+                // do.
+                tx.rollback().await?;
                 let existing = sqlx::query(&format!(
                     "SELECT {OFFER_COLUMNS} FROM offers WHERE game_id = $1 AND kind = $2 \
                      AND seat = $3 AND status = 'open'"
@@ -203,7 +207,7 @@ impl Store {
                 .bind(game.0)
                 .bind(kind.name())
                 .bind(i64::from(seat))
-                .fetch_one(&mut *tx)
+                .fetch_one(&self.writer)
                 .await?;
                 return Ok(OfferInsert::Pending(offer_from(&existing)?));
             }

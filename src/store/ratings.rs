@@ -353,6 +353,52 @@ fn rating_from(row: &Row) -> Result<Rating, StorageError> {
 const RATING_COLUMNS: &str =
     "r.family, r.rating, r.deviation, r.volatility, r.games, r.wins, r.losses, r.draws";
 
+/// On PostgreSQL, locks the two players' ratings of `family` until the transaction ends:
+/// two games ending at once in two processes would otherwise both read a player's old
+/// rating and one update would be lost. (SQLite has one writer at a time.) The locks are
+/// advisory, so they hold for ratings not written yet, and taken in one order, so two
+/// transactions never wait for each other in a circle.
+async fn lock_ratings(
+    tx: &mut Tx,
+    guild: GuildId,
+    family: Family,
+    players: [UserId; 2],
+) -> Result<(), sqlx::Error> {
+    if (**tx).backend_name() != "PostgreSQL" {
+        return Ok(());
+    }
+    let mut keys: Vec<i64> = [Scope::Server(guild), Scope::Global]
+        .into_iter()
+        .flat_map(|scope| players.map(|user| rating_lock_key(scope, family, user)))
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    for key in keys {
+        // Counted, not selected: the Any driver has no type for the function's `void`.
+        sqlx::query("SELECT COUNT(*) FROM (SELECT pg_advisory_xact_lock($1)) AS taken")
+            .bind(key)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}
+
+/// A rating's advisory lock number: FNV-1a of its key, the same in every process.
+fn rating_lock_key(scope: Scope, family: Family, user: UserId) -> i64 {
+    let text = format!(
+        "rating/{}/{}/{}",
+        scope.to_db(),
+        family.name(),
+        user.to_db()
+    );
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in text.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    i64::from_ne_bytes(hash.to_ne_bytes())
+}
+
 async fn current(
     tx: &mut Tx,
     scope: Scope,
@@ -397,8 +443,9 @@ async fn save(
          wins, losses, draws, updated_at) VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8, $9, $10) \
          ON CONFLICT (scope, family, user_id) DO UPDATE SET rating = excluded.rating, \
          deviation = excluded.deviation, volatility = excluded.volatility, \
-         games = games + 1, wins = wins + excluded.wins, losses = losses + excluded.losses, \
-         draws = draws + excluded.draws, updated_at = excluded.updated_at",
+         games = ratings.games + 1, wins = ratings.wins + excluded.wins, \
+         losses = ratings.losses + excluded.losses, draws = ratings.draws + excluded.draws, \
+         updated_at = excluded.updated_at",
     )
     .bind(scope.to_db())
     .bind(family.name())
@@ -473,6 +520,7 @@ pub(super) async fn rate_finished_game(
     };
     let [one, two] = outcome.players;
     let family = outcome.family;
+    lock_ratings(tx, guild, family, [one, two]).await?;
     let mut before = Vec::new();
     let mut after = Vec::new();
     for scope in [Scope::Server(guild), Scope::Global] {

@@ -509,7 +509,7 @@ impl Store {
         &self,
         id: TournamentId,
     ) -> Result<Option<StoredTournament>, StorageError> {
-        let mut tx = self.reader.begin().await?;
+        let mut tx = self.begin_read().await?;
         let row = sqlx::query(&format!(
             "SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE tournament_id = $1"
         ))

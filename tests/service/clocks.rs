@@ -59,9 +59,10 @@ fn timeouts(events: &[ClockEvent]) -> Vec<&GameView> {
         .collect()
 }
 
-#[tokio::test]
-async fn three_days_per_move_reminds_once_a_day_before_the_deadline_even_across_a_restart() {
-    let mut env = Env::with_config(with_vacation(0)).await;
+async fn three_days_per_move_reminds_once_a_day_before_the_deadline_even_across_a_restart(
+    db: TestDb,
+) {
+    let mut env = Env::with_config(db, with_vacation(0)).await;
     let game = timed_game(&env.svc, TimeControl::DaysPerMove(3)).await;
     let first = user_of_seat(&game, 1);
     assert_eq!(game.deadline, Some(T0.plus(3 * DAY)));
@@ -87,9 +88,10 @@ async fn three_days_per_move_reminds_once_a_day_before_the_deadline_even_across_
     );
 }
 
-#[tokio::test]
-async fn seven_days_per_move_reminds_at_eighty_percent_and_each_turn_gets_its_own_reminder() {
-    let env = Env::new().await;
+async fn seven_days_per_move_reminds_at_eighty_percent_and_each_turn_gets_its_own_reminder(
+    db: TestDb,
+) {
+    let env = Env::new(db).await;
     let game = timed_game(&env.svc, TimeControl::DaysPerMove(7)).await;
     // 80% of 7 days = 134.4 h, before 24 h before the deadline (144 h).
     let at_80 = Duration::from_secs(134 * 3600 + 24 * 60);
@@ -116,9 +118,10 @@ async fn seven_days_per_move_reminds_at_eighty_percent_and_each_turn_gets_its_ow
     );
 }
 
-#[tokio::test]
-async fn a_passed_deadline_without_vacation_is_a_loss_on_time_that_replays_after_a_restart() {
-    let mut env = Env::with_config(with_vacation(0)).await;
+async fn a_passed_deadline_without_vacation_is_a_loss_on_time_that_replays_after_a_restart(
+    db: TestDb,
+) {
+    let mut env = Env::with_config(db, with_vacation(0)).await;
     let game = timed_game(&env.svc, TimeControl::DaysPerMove(1)).await;
     env.svc
         .play(&seat_actor(&game, 1), Some(game.id), act("H8", 15), None)
@@ -173,9 +176,8 @@ async fn a_passed_deadline_without_vacation_is_a_loss_on_time_that_replays_after
     );
 }
 
-#[tokio::test]
-async fn vacation_is_spent_an_hour_at_a_time_and_then_the_player_loses_on_time() {
-    let env = Env::with_config(with_vacation(1)).await;
+async fn vacation_is_spent_an_hour_at_a_time_and_then_the_player_loses_on_time(db: TestDb) {
+    let env = Env::with_config(db, with_vacation(1)).await;
     let game = timed_game(&env.svc, TimeControl::DaysPerMove(1)).await;
     let first = user_of_seat(&game, 1);
     let deadline = T0.plus(DAY);
@@ -247,9 +249,8 @@ async fn vacation_is_spent_an_hour_at_a_time_and_then_the_player_loses_on_time()
     assert_eq!((next.year, next.left_hours()), (2024, 24));
 }
 
-#[tokio::test]
-async fn a_move_during_vacation_gives_a_full_turn_and_keeps_what_was_spent() {
-    let env = Env::with_config(with_vacation(2)).await;
+async fn a_move_during_vacation_gives_a_full_turn_and_keeps_what_was_spent(db: TestDb) {
+    let env = Env::with_config(db, with_vacation(2)).await;
     let game = timed_game(&env.svc, TimeControl::DaysPerMove(2)).await;
     let first = user_of_seat(&game, 1);
     env.clock.advance(2 * DAY + 30 * MINUTE);
@@ -264,9 +265,10 @@ async fn a_move_during_vacation_gives_a_full_turn_and_keeps_what_was_spent() {
     assert_eq!(env.svc.vacation(first).await.unwrap().used_hours, 1);
 }
 
-#[tokio::test]
-async fn after_a_downtime_enough_hours_are_spent_at_once_to_bring_the_deadline_past_now() {
-    let env = Env::with_config(with_vacation(10)).await;
+async fn after_a_downtime_enough_hours_are_spent_at_once_to_bring_the_deadline_past_now(
+    db: TestDb,
+) {
+    let env = Env::with_config(db, with_vacation(10)).await;
     let game = timed_game(&env.svc, TimeControl::DaysPerMove(1)).await;
     env.clock.set(T0.plus(DAY).plus(5 * HOUR + 30 * MINUTE));
     let events = env.svc.sweep_clocks().await.unwrap();
@@ -288,9 +290,8 @@ async fn after_a_downtime_enough_hours_are_spent_at_once_to_bring_the_deadline_p
     let _ = game;
 }
 
-#[tokio::test]
-async fn a_restart_in_the_middle_of_a_countdown_keeps_the_deadline() {
-    let mut env = Env::with_config(with_vacation(0)).await;
+async fn a_restart_in_the_middle_of_a_countdown_keeps_the_deadline(db: TestDb) {
+    let mut env = Env::with_config(db, with_vacation(0)).await;
     let game = timed_game(&env.svc, TimeControl::DaysPerMove(2)).await;
     env.clock.advance(DAY);
     // The 24-hour reminder is due now (at 24 h, before 80% = 38.4 h).
@@ -298,7 +299,7 @@ async fn a_restart_in_the_middle_of_a_countdown_keeps_the_deadline() {
     env.svc.close().await;
     // The bot is down past the deadline; a new service on the same file catches up.
     env.clock.advance(DAY + HOUR);
-    env.svc = open_service(&env.path, with_vacation(0), env.clock.clone()).await;
+    env.svc = open_service(&env.db, with_vacation(0), env.clock.clone()).await;
     assert_eq!(
         env.svc
             .game(GuildId(GUILD), game.id)
@@ -315,10 +316,9 @@ async fn a_restart_in_the_middle_of_a_countdown_keeps_the_deadline() {
     assert_eq!(timeouts(&events).len(), 1);
 }
 
-#[tokio::test]
-async fn two_sweepers_on_one_database_never_both_act() {
-    let env = Env::with_config(with_vacation(0)).await;
-    let other = open_service(&env.path, with_vacation(0), env.clock.clone()).await;
+async fn two_sweepers_on_one_database_never_both_act(db: TestDb) {
+    let env = Env::with_config(db, with_vacation(0)).await;
+    let other = open_service(&env.db, with_vacation(0), env.clock.clone()).await;
     let mut ids = Vec::new();
     for (a, b) in [(alice(), bob()), (carol(), dave())] {
         let mut r = request(Some(b.clone()), "gomoku");
@@ -354,9 +354,8 @@ async fn two_sweepers_on_one_database_never_both_act() {
     other.close().await;
 }
 
-#[tokio::test]
-async fn in_a_three_player_game_the_player_out_of_time_is_out_and_the_last_two_play_on() {
-    let mut env = Env::with_config(with_vacation(0)).await;
+async fn in_a_three_player_game_the_player_out_of_time_is_out_and_the_last_two_play_on(db: TestDb) {
+    let mut env = Env::with_config(db, with_vacation(0)).await;
     let mut r = request(None, "pente players=3");
     r.time = Some(TimeControl::DaysPerMove(1));
     let lobby = env.svc.challenge(&at(alice()), r).await.unwrap();
@@ -403,7 +402,7 @@ async fn in_a_three_player_game_the_player_out_of_time_is_out_and_the_last_two_p
     );
     // The move log replays after a restart.
     env.svc.close().await;
-    env.svc = open_service(&env.path, with_vacation(0), env.clock.clone()).await;
+    env.svc = open_service(&env.db, with_vacation(0), env.clock.clone()).await;
     let view = env.svc.game(GuildId(GUILD), game.id).await.unwrap();
     assert_eq!(view.to_act().map(|s| s.seat), Some(1));
     assert_eq!(view.ply, 3);
@@ -419,9 +418,8 @@ async fn in_a_three_player_game_the_player_out_of_time_is_out_and_the_last_two_p
     assert_eq!(ended[0].winners(), vec![user_of_seat(&game, 3)]);
 }
 
-#[tokio::test]
-async fn a_resignation_after_a_timeout_does_not_crown_the_player_who_left() {
-    let env = Env::with_config(with_vacation(0)).await;
+async fn a_resignation_after_a_timeout_does_not_crown_the_player_who_left(db: TestDb) {
+    let env = Env::with_config(db, with_vacation(0)).await;
     let mut r = request(None, "gomoku players=4");
     r.time = Some(TimeControl::DaysPerMove(1));
     let lobby = env.svc.challenge(&at(alice()), r).await.unwrap();
@@ -445,10 +443,9 @@ async fn a_resignation_after_a_timeout_does_not_crown_the_player_who_left() {
     assert_eq!(winners, expected);
 }
 
-#[tokio::test]
-async fn a_damaged_game_does_not_stop_the_others_from_timing_out() {
+async fn a_damaged_game_does_not_stop_the_others_from_timing_out(db: TestDb) {
     use sqlx::Connection;
-    let env = Env::with_config(with_vacation(0)).await;
+    let env = Env::with_config(db, with_vacation(0)).await;
     let broken = timed_game(&env.svc, TimeControl::DaysPerMove(1)).await;
     let mut r = request(Some(dave()), "gomoku");
     r.time = Some(TimeControl::DaysPerMove(1));
@@ -461,15 +458,11 @@ async fn a_damaged_game_does_not_stop_the_others_from_timing_out() {
         .game
         .unwrap();
     // A move-log row the game's row does not know about: the log no longer rebuilds.
-    let mut conn = sqlx::SqliteConnection::connect_with(
-        &sqlx::sqlite::SqliteConnectOptions::new().filename(&env.path),
-    )
-    .await
-    .unwrap();
+    let mut conn = env.db.raw().await;
     sqlx::query(
-        "INSERT INTO moves (game_id, ply, seat, action, played_at) VALUES (?, 1, 1, 'H8', 0)",
+        "INSERT INTO moves (game_id, ply, seat, action, played_at) VALUES ($1, 1, 1, 'H8', 0)",
     )
-    .bind(broken.id.0)
+    .bind(broken.id.0 as i64)
     .execute(&mut conn)
     .await
     .unwrap();
@@ -486,9 +479,8 @@ async fn a_damaged_game_does_not_stop_the_others_from_timing_out() {
     )));
 }
 
-#[tokio::test]
-async fn one_sweep_ends_every_overdue_game_however_many() {
-    let env = Env::with_config(with_vacation(0)).await;
+async fn one_sweep_ends_every_overdue_game_however_many(db: TestDb) {
+    let env = Env::with_config(db, with_vacation(0)).await;
     // More than one claim's worth (200).
     for i in 0..205u64 {
         let a = user(1000 + 2 * i, "A");
@@ -504,9 +496,8 @@ async fn one_sweep_ends_every_overdue_game_however_many() {
     assert!(env.svc.sweep_clocks().await.unwrap().is_empty());
 }
 
-#[tokio::test]
-async fn live_games_time_out_in_minutes_and_never_use_vacation() {
-    let env = Env::with_config(with_vacation(10)).await;
+async fn live_games_time_out_in_minutes_and_never_use_vacation(db: TestDb) {
+    let env = Env::with_config(db, with_vacation(10)).await;
     let game = timed_game(&env.svc, TimeControl::MinutesPerMove(5)).await;
     assert_eq!(game.time, TimeControl::MinutesPerMove(5));
     assert_eq!(game.deadline, Some(T0.plus(5 * MINUTE)));
@@ -525,17 +516,15 @@ async fn live_games_time_out_in_minutes_and_never_use_vacation() {
     );
 }
 
-#[tokio::test]
-async fn untimed_games_are_never_reminded_nor_ended() {
-    let env = Env::new().await;
+async fn untimed_games_are_never_reminded_nor_ended(db: TestDb) {
+    let env = Env::new(db).await;
     timed_game(&env.svc, TimeControl::Unlimited).await;
     env.clock.advance(400 * DAY);
     assert!(env.svc.sweep_clocks().await.unwrap().is_empty());
 }
 
-#[tokio::test]
-async fn only_the_listed_time_controls_are_accepted_and_live_defaults_are_stored() {
-    let env = Env::new().await;
+async fn only_the_listed_time_controls_are_accepted_and_live_defaults_are_stored(db: TestDb) {
+    let env = Env::new(db).await;
     for (time, err) in [
         (TimeControl::DaysPerMove(4), ServiceError::BadTimeControl(4)),
         (
@@ -603,3 +592,21 @@ fn the_reminder_rule_is_public() {
         Some(start.plus(2 * DAY))
     );
 }
+
+both_stores!(
+    three_days_per_move_reminds_once_a_day_before_the_deadline_even_across_a_restart,
+    seven_days_per_move_reminds_at_eighty_percent_and_each_turn_gets_its_own_reminder,
+    a_passed_deadline_without_vacation_is_a_loss_on_time_that_replays_after_a_restart,
+    vacation_is_spent_an_hour_at_a_time_and_then_the_player_loses_on_time,
+    a_move_during_vacation_gives_a_full_turn_and_keeps_what_was_spent,
+    after_a_downtime_enough_hours_are_spent_at_once_to_bring_the_deadline_past_now,
+    a_restart_in_the_middle_of_a_countdown_keeps_the_deadline,
+    two_sweepers_on_one_database_never_both_act,
+    in_a_three_player_game_the_player_out_of_time_is_out_and_the_last_two_play_on,
+    a_resignation_after_a_timeout_does_not_crown_the_player_who_left,
+    a_damaged_game_does_not_stop_the_others_from_timing_out,
+    one_sweep_ends_every_overdue_game_however_many,
+    live_games_time_out_in_minutes_and_never_use_vacation,
+    untimed_games_are_never_reminded_nor_ended,
+    only_the_listed_time_controls_are_accepted_and_live_defaults_are_stored,
+);

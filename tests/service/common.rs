@@ -1,14 +1,14 @@
-//! Helpers shared by the service tests: real SQLite files in temporary directories.
+//! Helpers shared by the service tests: real databases (a SQLite file in a temporary
+//! directory, or a PostgreSQL schema of the test's own; see `test_db`).
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use gomoku_bot::rules::{Action, RuleSet};
 use gomoku_bot::service::{
     Actor, ChallengeRequest, GameView, ManualClock, Service, ServiceConfig, Timestamp, UserInfo,
 };
-use gomoku_bot::store::StoreOptions;
-use tempfile::TempDir;
+
+pub use crate::test_db::TestDb;
 
 /// 2023-11-14, a fixed start for manual clocks.
 pub const T0: Timestamp = Timestamp(1_700_000_000_000);
@@ -17,12 +17,10 @@ pub const GUILD: u64 = 10;
 /// The channel most tests play in.
 pub const CHANNEL: u64 = 100;
 
-/// A temporary database file, its clock, and a service on it.
+/// A test's own database, its clock, and a service on it.
 pub struct Env {
-    /// Keeps the directory alive.
-    pub _dir: TempDir,
-    /// The database file.
-    pub path: PathBuf,
+    /// The database (dropped with the environment).
+    pub db: TestDb,
     /// The service's clock.
     pub clock: Arc<ManualClock>,
     /// The service.
@@ -30,23 +28,16 @@ pub struct Env {
 }
 
 impl Env {
-    /// A fresh database with the default configuration (seeded seat draws).
-    pub async fn new() -> Env {
-        Env::with_config(config()).await
+    /// A service with the default configuration (seeded seat draws) on a fresh database.
+    pub async fn new(db: TestDb) -> Env {
+        Env::with_config(db, config()).await
     }
 
-    /// A fresh database with this configuration.
-    pub async fn with_config(config: ServiceConfig) -> Env {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let path = dir.path().join("bot.db");
+    /// A service with this configuration on a fresh database.
+    pub async fn with_config(db: TestDb, config: ServiceConfig) -> Env {
         let clock = Arc::new(ManualClock::new(T0));
-        let svc = open_service(&path, config, clock.clone()).await;
-        Env {
-            _dir: dir,
-            path,
-            clock,
-            svc,
-        }
+        let svc = open_service(&db, config, clock.clone()).await;
+        Env { db, clock, svc }
     }
 
     /// The time the service's clock shows.
@@ -55,10 +46,10 @@ impl Env {
         self.clock.now()
     }
 
-    /// Closes the service and opens a new one on the same file (a restart).
+    /// Closes the service and opens a new one on the same database (a restart).
     pub async fn restart(&mut self) {
         self.svc.close().await;
-        self.svc = open_service(&self.path, config(), self.clock.clone()).await;
+        self.svc = open_service(&self.db, config(), self.clock.clone()).await;
     }
 }
 
@@ -70,9 +61,9 @@ pub fn config() -> ServiceConfig {
     }
 }
 
-/// Opens a service on a database file.
-pub async fn open_service(path: &Path, config: ServiceConfig, clock: Arc<ManualClock>) -> Service {
-    Service::open(&StoreOptions::for_file(path), config, clock)
+/// Opens a service on a test database.
+pub async fn open_service(db: &TestDb, config: ServiceConfig, clock: Arc<ManualClock>) -> Service {
+    Service::open(&db.options(), config, clock)
         .await
         .expect("open service")
 }

@@ -10,8 +10,6 @@ use gomoku_bot::service::{
 };
 use gomoku_bot::store::{AppendError, NewAction};
 use rand::{Rng, SeedableRng};
-use sqlx::Connection;
-use sqlx::sqlite::SqliteConnection;
 
 use crate::common::*;
 
@@ -90,11 +88,8 @@ fn runtime_timeout() -> Duration {
     Duration::from_secs(120)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn many_tasks_on_one_game_win_each_ply_exactly_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("one.db");
-    let svc = Arc::new(open_service(&path, config(), Arc::new(ManualClock::new(T0))).await);
+async fn many_tasks_on_one_game_win_each_ply_exactly_once(db: TestDb) {
+    let svc = Arc::new(open_service(&db, config(), Arc::new(ManualClock::new(T0))).await);
     let (game, first, second) = start_two(&svc, "gomoku size=19").await;
     let mut tasks = Vec::new();
     for k in 0..24u64 {
@@ -125,15 +120,12 @@ async fn many_tasks_on_one_game_win_each_ply_exactly_once() {
     svc.store().check_integrity().await.unwrap();
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn two_services_on_one_file_never_both_append_a_ply() {
+async fn two_services_on_one_database_never_both_append_a_ply(db: TestDb) {
     // Two services stand for two processes: separate pools, locks and caches. Only the
     // move log's unique (game, ply) key keeps them apart.
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("two.db");
     let clock = Arc::new(ManualClock::new(T0));
-    let a = Arc::new(open_service(&path, config(), clock.clone()).await);
-    let b = Arc::new(open_service(&path, config(), clock).await);
+    let a = Arc::new(open_service(&db, config(), clock.clone()).await);
+    let b = Arc::new(open_service(&db, config(), clock).await);
     let (game, first, second) = start_two(&a, "gomoku size=19").await;
     let mut tasks = Vec::new();
     for k in 0..16u64 {
@@ -163,11 +155,8 @@ async fn two_services_on_one_file_never_both_append_a_ply() {
     assert_eq!(va.ply, n);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn many_games_run_in_parallel_without_losing_moves() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("many.db");
-    let svc = Arc::new(open_service(&path, config(), Arc::new(ManualClock::new(T0))).await);
+async fn many_games_run_in_parallel_without_losing_moves(db: TestDb) {
+    let svc = Arc::new(open_service(&db, config(), Arc::new(ManualClock::new(T0))).await);
     let mut games = Vec::new();
     for k in 0..20u64 {
         let a = user(1000 + 2 * k, "A");
@@ -208,11 +197,8 @@ async fn many_games_run_in_parallel_without_losing_moves() {
     assert!(total >= 20 * 9);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn simultaneous_joiners_fill_a_lobby_exactly_and_start_one_game() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("lobby.db");
-    let svc = Arc::new(open_service(&path, config(), Arc::new(ManualClock::new(T0))).await);
+async fn simultaneous_joiners_fill_a_lobby_exactly_and_start_one_game(db: TestDb) {
+    let svc = Arc::new(open_service(&db, config(), Arc::new(ManualClock::new(T0))).await);
     let lobby = svc
         .challenge(&at(alice()), request(None, "pente players=4"))
         .await
@@ -292,11 +278,8 @@ fn first_move(game: GameId, point: &str) -> NewAction {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn moves_queued_behind_a_commit_go_in_together_and_a_refused_one_spares_the_rest() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("group.db");
-    let svc = Arc::new(open_service(&path, config(), Arc::new(ManualClock::new(T0))).await);
+async fn moves_queued_behind_a_commit_go_in_together_and_a_refused_one_spares_the_rest(db: TestDb) {
+    let svc = Arc::new(open_service(&db, config(), Arc::new(ManualClock::new(T0))).await);
     let mut games = Vec::new();
     for k in 0..4u64 {
         let (game, _, _) =
@@ -307,13 +290,15 @@ async fn moves_queued_behind_a_commit_go_in_together_and_a_refused_one_spares_th
     // the next ones queue behind it; they are then committed together, two of them refused:
     // a second move at ply 1 of game 0 (its log row is refused), and a move at ply 3 of
     // game 1 (its log row goes in, the game's row refuses it: the row must go again).
-    let mut other = SqliteConnection::connect(&format!("sqlite://{}", path.display()))
-        .await
-        .unwrap();
-    sqlx::query("BEGIN IMMEDIATE")
-        .execute(&mut other)
-        .await
-        .unwrap();
+    let mut other = db.raw().await;
+    let lock: &[&str] = if db.is_postgres() {
+        &["BEGIN", "LOCK TABLE moves IN EXCLUSIVE MODE"]
+    } else {
+        &["BEGIN IMMEDIATE"]
+    };
+    for statement in lock {
+        sqlx::query(statement).execute(&mut other).await.unwrap();
+    }
     let append = |action: NewAction| {
         let svc = svc.clone();
         tokio::spawn(async move { svc.store().append_action(&action).await })
@@ -361,3 +346,12 @@ async fn moves_queued_behind_a_commit_go_in_together_and_a_refused_one_spares_th
     }
     svc.store().check_integrity().await.unwrap();
 }
+
+both_stores!(
+    multi_thread 4:
+    many_tasks_on_one_game_win_each_ply_exactly_once,
+    two_services_on_one_database_never_both_append_a_ply,
+    many_games_run_in_parallel_without_losing_moves,
+    simultaneous_joiners_fill_a_lobby_exactly_and_start_one_game,
+    moves_queued_behind_a_commit_go_in_together_and_a_refused_one_spares_the_rest,
+);

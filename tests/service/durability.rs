@@ -24,9 +24,8 @@ async fn raw_connection(path: &std::path::Path) -> SqliteConnection {
         .expect("raw connection")
 }
 
-#[tokio::test]
-async fn games_challenges_and_lobbies_continue_after_a_restart() {
-    let mut env = Env::new().await;
+async fn games_challenges_and_lobbies_continue_after_a_restart(db: TestDb) {
+    let mut env = Env::new(db).await;
     let (game, first, second) = start_two(&env.svc, "pente").await;
     for (who, token) in [(&first, "K10"), (&second, "L10"), (&first, "A1")] {
         env.svc
@@ -102,34 +101,46 @@ async fn games_challenges_and_lobbies_continue_after_a_restart() {
     env.svc.store().check_integrity().await.unwrap();
 }
 
-async fn migrations_applied(conn: &mut SqliteConnection) -> (i64, bool) {
-    let row = sqlx::query("SELECT COUNT(*), MIN(success) FROM _sqlx_migrations")
-        .fetch_one(conn)
+/// How many migrations are recorded, and how many of them succeeded.
+async fn migrations_applied(conn: &mut sqlx::AnyConnection) -> (i64, i64) {
+    let all: i64 = sqlx::query("SELECT COUNT(*) FROM _sqlx_migrations")
+        .fetch_one(&mut *conn)
         .await
-        .unwrap();
-    (row.get::<i64, _>(0), row.get::<bool, _>(1))
+        .unwrap()
+        .get(0);
+    let succeeded: i64 = sqlx::query("SELECT COUNT(*) FROM _sqlx_migrations WHERE success")
+        .fetch_one(&mut *conn)
+        .await
+        .unwrap()
+        .get(0);
+    (all, succeeded)
 }
 
-#[tokio::test]
-async fn migrations_apply_to_an_empty_database_and_are_idempotent() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("fresh.db");
-    assert!(!path.exists());
-    let store = Store::open(&StoreOptions::for_file(&path)).await.unwrap();
-    assert!(path.exists(), "created if missing");
+async fn migrations_apply_to_an_empty_database_and_are_idempotent(db: TestDb) {
+    if let Some(path) = db.path() {
+        assert!(!path.exists());
+    }
+    let store = Store::open(&db.options()).await.unwrap();
+    if let Some(path) = db.path() {
+        assert!(path.exists(), "created if missing");
+    }
     store.close().await;
 
-    let mut conn = raw_connection(&path).await;
-    let tables: Vec<String> = sqlx::query(
+    let mut conn = db.raw().await;
+    let tables = if db.is_postgres() {
+        "SELECT CAST(table_name AS TEXT) FROM information_schema.tables \
+         WHERE table_schema = current_schema() ORDER BY table_name"
+    } else {
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
-         ORDER BY name",
-    )
-    .fetch_all(&mut conn)
-    .await
-    .unwrap()
-    .iter()
-    .map(|r| r.get(0))
-    .collect();
+         ORDER BY name"
+    };
+    let tables: Vec<String> = sqlx::query(tables)
+        .fetch_all(&mut conn)
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
     assert_eq!(
         tables,
         [
@@ -155,35 +166,45 @@ async fn migrations_apply_to_an_empty_database_and_are_idempotent() {
         ]
     );
     let applied = migrations_applied(&mut conn).await;
-    let files = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/sqlite"))
-        .expect("migrations directory")
-        .filter(|e| {
-            e.as_ref()
-                .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "sql"))
-        })
-        .count();
-    assert_eq!(applied, (i64::try_from(files).expect("a few files"), true));
-    let mode: String = sqlx::query("PRAGMA journal_mode")
-        .fetch_one(&mut conn)
-        .await
-        .unwrap()
-        .get(0);
-    assert_eq!(mode, "wal");
+    let folder = if db.is_postgres() {
+        "postgres"
+    } else {
+        "sqlite"
+    };
+    let files = std::fs::read_dir(format!(
+        "{}/migrations/{folder}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("migrations directory")
+    .filter(|e| {
+        e.as_ref()
+            .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "sql"))
+    })
+    .count();
+    let files = i64::try_from(files).expect("a few files");
+    assert_eq!(applied, (files, files));
+    if !db.is_postgres() {
+        let mode: String = sqlx::query("PRAGMA journal_mode")
+            .fetch_one(&mut conn)
+            .await
+            .unwrap()
+            .get(0);
+        assert_eq!(mode, "wal");
+    }
     conn.close().await.unwrap();
 
     // Opening again (a restart) applies nothing new and fails on nothing.
     for _ in 0..2 {
-        let store = Store::open(&StoreOptions::for_file(&path)).await.unwrap();
+        let store = Store::open(&db.options()).await.unwrap();
         store.check_integrity().await.unwrap();
         store.close().await;
     }
-    let mut conn = raw_connection(&path).await;
+    let mut conn = db.raw().await;
     assert_eq!(migrations_applied(&mut conn).await, applied);
 }
 
-#[tokio::test]
-async fn the_move_log_is_append_only_and_unique_per_ply() {
-    let env = Env::new().await;
+async fn the_move_log_is_append_only_and_unique_per_ply(db: TestDb) {
+    let env = Env::new(db).await;
     let (game, first, _) = start_two(&env.svc, "gomoku").await;
     env.svc
         .play(
@@ -194,29 +215,31 @@ async fn the_move_log_is_append_only_and_unique_per_ply() {
         )
         .await
         .unwrap();
-    let mut conn = raw_connection(&env.path).await;
-    let update = sqlx::query("UPDATE moves SET action = 'A1' WHERE game_id = ?")
+    let mut conn = env.db.raw().await;
+    let update = sqlx::query("UPDATE moves SET action = 'A1' WHERE game_id = $1")
         .bind(game.id.0)
         .execute(&mut conn)
         .await;
     assert!(update.unwrap_err().to_string().contains("append-only"));
-    let delete = sqlx::query("DELETE FROM moves WHERE game_id = ?")
+    let delete = sqlx::query("DELETE FROM moves WHERE game_id = $1")
         .bind(game.id.0)
         .execute(&mut conn)
         .await;
-    assert!(delete.is_err());
+    assert!(delete.unwrap_err().to_string().contains("append-only"));
     let duplicate = sqlx::query(
-        "INSERT INTO moves (game_id, ply, seat, action, played_at) VALUES (?, 1, 2, 'A1', 0)",
+        "INSERT INTO moves (game_id, ply, seat, action, played_at) VALUES ($1, 1, 2, 'A1', 0)",
     )
     .bind(game.id.0)
     .execute(&mut conn)
     .await;
-    assert!(duplicate.unwrap_err().to_string().contains("UNIQUE"));
+    assert!(
+        matches!(&duplicate, Err(sqlx::Error::Database(e)) if e.is_unique_violation()),
+        "{duplicate:?}"
+    );
 }
 
-#[tokio::test]
-async fn a_damaged_move_log_is_reported_as_corrupt_not_a_panic() {
-    let mut env = Env::new().await;
+async fn a_damaged_move_log_is_reported_as_corrupt_not_a_panic(db: TestDb) {
+    let mut env = Env::new(db).await;
     let (game, first, second) = start_two(&env.svc, "gomoku").await;
     let (game2, _, _) = start_pair(&env.svc, carol(), dave(), "gomoku").await;
     env.svc
@@ -228,23 +251,23 @@ async fn a_damaged_move_log_is_reported_as_corrupt_not_a_panic() {
         )
         .await
         .unwrap();
-    let mut conn = raw_connection(&env.path).await;
+    let mut conn = env.db.raw().await;
     // Written behind the service's back: a token that is not a point of a 15x15 board,
     // with the row's snapshot bumped to match.
     sqlx::query(
-        "INSERT INTO moves (game_id, ply, seat, action, played_at) VALUES (?, 2, 2, 'Z99', 0)",
+        "INSERT INTO moves (game_id, ply, seat, action, played_at) VALUES ($1, 2, 2, 'Z99', 0)",
     )
     .bind(game.id.0)
     .execute(&mut conn)
     .await
     .unwrap();
-    sqlx::query("UPDATE games SET ply = 2 WHERE game_id = ?")
+    sqlx::query("UPDATE games SET ply = 2 WHERE game_id = $1")
         .bind(game.id.0)
         .execute(&mut conn)
         .await
         .unwrap();
     // A rule set that cannot be read.
-    sqlx::query("UPDATE games SET rules = 'chess' WHERE game_id = ?")
+    sqlx::query("UPDATE games SET rules = 'chess' WHERE game_id = $1")
         .bind(game2.id.0)
         .execute(&mut conn)
         .await
@@ -272,14 +295,11 @@ async fn a_damaged_move_log_is_reported_as_corrupt_not_a_panic() {
     }
 }
 
-#[tokio::test]
-async fn a_locked_database_is_a_typed_error_and_the_move_can_be_made_afterwards() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("locked.db");
+async fn a_locked_database_is_a_typed_error_and_the_move_can_be_made_afterwards(db: TestDb) {
     let clock = Arc::new(ManualClock::new(T0));
     let options = StoreOptions {
         busy_timeout: Duration::from_millis(100),
-        ..StoreOptions::for_file(&path)
+        ..db.options()
     };
     let svc = Service::open(&options, config(), clock).await.unwrap();
     let (game, first, second) = start_two(&svc, "gomoku").await;
@@ -292,12 +312,17 @@ async fn a_locked_database_is_a_typed_error_and_the_move_can_be_made_afterwards(
     .await
     .unwrap();
 
-    // Another process holds the write lock.
-    let mut other = raw_connection(&path).await;
-    sqlx::query("BEGIN IMMEDIATE")
-        .execute(&mut other)
-        .await
-        .unwrap();
+    // Another process holds the write lock (SQLite), or a lock that keeps writers out of the
+    // move log but lets readers in (PostgreSQL).
+    let mut other = db.raw().await;
+    let lock: &[&str] = if db.is_postgres() {
+        &["BEGIN", "LOCK TABLE moves IN EXCLUSIVE MODE"]
+    } else {
+        &["BEGIN IMMEDIATE"]
+    };
+    for statement in lock {
+        sqlx::query(statement).execute(&mut other).await.unwrap();
+    }
     let j8 = Action::parse("J8", 15).unwrap();
     match svc.play(&second, Some(game.id), j8, Some(1)).await {
         Err(ServiceError::Storage(e)) => assert_eq!(e.kind, StorageErrorKind::Busy),
@@ -315,10 +340,12 @@ async fn a_locked_database_is_a_typed_error_and_the_move_can_be_made_afterwards(
     svc.close().await;
 }
 
+/// SQLite only: a size limit is SQLite's `max_page_count`; a PostgreSQL server's full disk
+/// cannot be made in a test without filling the machine's.
 #[tokio::test]
 async fn a_full_database_is_a_typed_error_that_loses_nothing_acknowledged() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("full.db");
+    let db = TestDb::sqlite();
+    let path = db.file().to_path_buf();
     let clock = Arc::new(ManualClock::new(T0));
     // Learn how many pages the empty schema takes, then allow barely more.
     let store = Store::open(&StoreOptions::for_file(&path)).await.unwrap();
@@ -356,7 +383,7 @@ async fn a_full_database_is_a_typed_error_that_loses_nothing_acknowledged() {
     assert!(!acknowledged.is_empty());
     svc.close().await;
 
-    let svc = open_service(&path, config(), clock).await;
+    let svc = open_service(&db, config(), clock).await;
     for id in &acknowledged {
         let c = svc.challenge_info(GuildId(GUILD), *id).await.unwrap();
         assert_eq!(c.status, ChallengeStatus::Open);
@@ -386,11 +413,11 @@ fn parse_report(line: &str) -> Option<(GameId, u32, String)> {
 #[tokio::test]
 #[ignore = "the crash test's child process; it runs until killed"]
 async fn crash_child() {
-    let Some(path) = std::env::var_os(CRASH_DB) else {
+    let Ok(url) = std::env::var(CRASH_DB) else {
         return;
     };
     let svc = Service::open(
-        &StoreOptions::for_file(std::path::Path::new(&path)),
+        &StoreOptions::new(url),
         // Challenges orphaned by a kill between challenge and accept must not fill the pair.
         ServiceConfig {
             max_open_games_per_pair: u32::MAX,
@@ -437,16 +464,11 @@ async fn crash_child() {
     }
 }
 
-#[test]
-fn a_killed_process_loses_no_committed_move() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("crash.db");
+/// Blocking waits below are on purpose: the child is another process, and this test's
+/// runtime has nothing else to run meanwhile.
+async fn a_killed_process_loses_no_committed_move(db: TestDb) {
     let exe = std::env::current_exe().unwrap();
     let mut rng = rand::rngs::StdRng::seed_from_u64(0x5eed);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
     let mut reported: Vec<(GameId, u32, String)> = Vec::new();
     for round in 0..6 {
         let mut child = Command::new(&exe)
@@ -456,7 +478,7 @@ fn a_killed_process_loses_no_committed_move() {
                 "--ignored",
                 "--nocapture",
             ])
-            .env(CRASH_DB, &path)
+            .env(CRASH_DB, &db.url)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -492,9 +514,9 @@ fn a_killed_process_loses_no_committed_move() {
         reader.join().unwrap();
         reported.extend(rx.try_iter());
 
-        // Every reported move is in the log, and the file is sound.
-        runtime.block_on(async {
-            let store = Store::open(&StoreOptions::for_file(&path)).await.unwrap();
+        // Every reported move is in the log, and the database is sound.
+        {
+            let store = Store::open(&db.options()).await.unwrap();
             store.check_integrity().await.unwrap();
             for (game, ply, token) in &reported {
                 let stored = store.load_game(*game).await.unwrap().expect("game kept");
@@ -517,7 +539,16 @@ fn a_killed_process_loses_no_committed_move() {
                 ));
             }
             store.close().await;
-        });
+        }
     }
     assert!(reported.len() >= 6);
 }
+
+both_stores!(
+    games_challenges_and_lobbies_continue_after_a_restart,
+    the_move_log_is_append_only_and_unique_per_ply,
+    a_damaged_move_log_is_reported_as_corrupt_not_a_panic,
+    a_locked_database_is_a_typed_error_and_the_move_can_be_made_afterwards,
+    migrations_apply_to_an_empty_database_and_are_idempotent,
+    a_killed_process_loses_no_committed_move,
+);

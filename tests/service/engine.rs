@@ -8,7 +8,7 @@ use gomoku_bot::service::{
     ClockEvent, GameStatus, OfferError, ResultReason, ServiceError, TimeControl, UserInfo,
 };
 
-use crate::common::{Env, act, alice, at, bob, request, robot, user};
+use crate::common::{Env, TestDb, act, alice, at, bob, request, robot, user};
 
 /// The bot's own user (a bot account, as Discord reports it).
 fn engine() -> UserInfo {
@@ -22,9 +22,8 @@ fn level(n: u8) -> Level {
     Level::new(n).expect("a level")
 }
 
-#[tokio::test]
-async fn a_game_against_the_engine_starts_at_once_unrated_with_its_level() {
-    let env = Env::new().await;
+async fn a_game_against_the_engine_starts_at_once_unrated_with_its_level(db: TestDb) {
+    let env = Env::new(db).await;
     let mut req = request(None, "gomoku");
     req.rated = true;
     let view = env
@@ -50,9 +49,8 @@ async fn a_game_against_the_engine_starts_at_once_unrated_with_its_level() {
     );
 }
 
-#[tokio::test]
-async fn the_engine_moves_on_its_turn_and_a_stale_answer_is_refused() {
-    let mut env = Env::new().await;
+async fn the_engine_moves_on_its_turn_and_a_stale_answer_is_refused(db: TestDb) {
+    let mut env = Env::new(db).await;
     let view = env
         .svc
         .challenge_engine(&at(alice()), &engine(), level(1), request(None, "gomoku"))
@@ -105,9 +103,8 @@ async fn the_engine_moves_on_its_turn_and_a_stale_answer_is_refused() {
     );
 }
 
-#[tokio::test]
-async fn engine_challenges_are_refused_for_bots_lobbies_and_too_many_games() {
-    let env = Env::new().await;
+async fn engine_challenges_are_refused_for_bots_lobbies_and_too_many_games(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     let refused = |r: Result<gomoku_bot::service::GameView, ServiceError>| r.map(|v| v.id).err();
     assert_eq!(
@@ -150,9 +147,8 @@ async fn engine_challenges_are_refused_for_bots_lobbies_and_too_many_games() {
     );
 }
 
-#[tokio::test]
-async fn the_computer_never_runs_out_of_time_but_its_opponent_does() {
-    let env = Env::new().await;
+async fn the_computer_never_runs_out_of_time_but_its_opponent_does(db: TestDb) {
+    let env = Env::new(db).await;
     let mut req = request(None, "gomoku");
     req.time = Some(TimeControl::DaysPerMove(1));
     let view = env
@@ -208,9 +204,8 @@ async fn the_computer_never_runs_out_of_time_but_its_opponent_does() {
     }
 }
 
-#[tokio::test]
-async fn offers_to_the_computer_are_refused_take_backs_go_through_their_own_call() {
-    let env = Env::new().await;
+async fn offers_to_the_computer_are_refused_take_backs_go_through_their_own_call(db: TestDb) {
+    let env = Env::new(db).await;
     let view = env
         .svc
         .challenge_engine(&at(alice()), &engine(), level(1), request(None, "gomoku"))
@@ -255,9 +250,8 @@ async fn offers_to_the_computer_are_refused_take_backs_go_through_their_own_call
     assert!(env.svc.offer_draw(&a, Some(other.id)).await.is_ok());
 }
 
-#[tokio::test]
-async fn the_computer_agrees_to_take_backs_at_once() {
-    let mut env = Env::new().await;
+async fn the_computer_agrees_to_take_backs_at_once(db: TestDb) {
+    let mut env = Env::new(db).await;
     let view = env
         .svc
         .challenge_engine(&at(alice()), &engine(), level(1), request(None, "pente"))
@@ -330,3 +324,12 @@ async fn the_computer_agrees_to_take_backs_at_once() {
         Err(ServiceError::Offer(OfferError::NotAgainstComputer))
     );
 }
+
+both_stores!(
+    a_game_against_the_engine_starts_at_once_unrated_with_its_level,
+    the_engine_moves_on_its_turn_and_a_stale_answer_is_refused,
+    engine_challenges_are_refused_for_bots_lobbies_and_too_many_games,
+    the_computer_never_runs_out_of_time_but_its_opponent_does,
+    offers_to_the_computer_are_refused_take_backs_go_through_their_own_call,
+    the_computer_agrees_to_take_backs_at_once,
+);

@@ -14,9 +14,8 @@ use crate::common::*;
 
 // ----- challenges ---------------------------------------------------------------------------
 
-#[tokio::test]
-async fn a_named_challenge_accepted_starts_a_game_with_both_seated() {
-    let env = Env::new().await;
+async fn a_named_challenge_accepted_starts_a_game_with_both_seated(db: TestDb) {
+    let env = Env::new(db).await;
     let c = env
         .svc
         .challenge(&at(alice()), request(Some(bob()), "pente"))
@@ -60,9 +59,10 @@ async fn a_named_challenge_accepted_starts_a_game_with_both_seated() {
     );
 }
 
-#[tokio::test]
-async fn only_the_challenged_member_may_accept_or_decline_and_only_the_challenger_cancel() {
-    let env = Env::new().await;
+async fn only_the_challenged_member_may_accept_or_decline_and_only_the_challenger_cancel(
+    db: TestDb,
+) {
+    let env = Env::new(db).await;
     let c = env
         .svc
         .challenge(&at(alice()), request(Some(bob()), "gomoku"))
@@ -117,9 +117,8 @@ async fn only_the_challenged_member_may_accept_or_decline_and_only_the_challenge
     );
 }
 
-#[tokio::test]
-async fn an_open_challenge_is_taken_by_the_first_human_who_is_not_the_challenger() {
-    let env = Env::new().await;
+async fn an_open_challenge_is_taken_by_the_first_human_who_is_not_the_challenger(db: TestDb) {
+    let env = Env::new(db).await;
     let c = env
         .svc
         .challenge(&at(alice()), request(None, "gomoku"))
@@ -149,9 +148,8 @@ async fn an_open_challenge_is_taken_by_the_first_human_who_is_not_the_challenger
     );
 }
 
-#[tokio::test]
-async fn challenges_to_yourself_to_bots_and_beyond_the_pair_limit_are_refused() {
-    let env = Env::new().await;
+async fn challenges_to_yourself_to_bots_and_beyond_the_pair_limit_are_refused(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     assert_eq!(
         svc.challenge(&at(alice()), request(Some(alice()), "gomoku"))
@@ -226,12 +224,14 @@ async fn challenges_to_yourself_to_bots_and_beyond_the_pair_limit_are_refused() 
     );
 }
 
-#[tokio::test]
-async fn the_pair_limit_is_configurable() {
-    let env = Env::with_config(ServiceConfig {
-        max_open_games_per_pair: 1,
-        ..config()
-    })
+async fn the_pair_limit_is_configurable(db: TestDb) {
+    let env = Env::with_config(
+        db,
+        ServiceConfig {
+            max_open_games_per_pair: 1,
+            ..config()
+        },
+    )
     .await;
     env.svc
         .challenge(&at(alice()), request(Some(bob()), "gomoku"))
@@ -246,9 +246,8 @@ async fn the_pair_limit_is_configurable() {
     );
 }
 
-#[tokio::test]
-async fn challenges_expire_after_their_time_and_the_sweep_reports_each_once() {
-    let env = Env::new().await;
+async fn challenges_expire_after_their_time_and_the_sweep_reports_each_once(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     let named = svc
         .challenge(&at(alice()), request(Some(bob()), "gomoku"))
@@ -302,12 +301,14 @@ async fn challenges_expire_after_their_time_and_the_sweep_reports_each_once() {
     );
 }
 
-#[tokio::test]
-async fn the_challenge_lifetime_is_configurable() {
-    let env = Env::with_config(ServiceConfig {
-        challenge_ttl: Duration::from_secs(60),
-        ..config()
-    })
+async fn the_challenge_lifetime_is_configurable(db: TestDb) {
+    let env = Env::with_config(
+        db,
+        ServiceConfig {
+            challenge_ttl: Duration::from_secs(60),
+            ..config()
+        },
+    )
     .await;
     let c = env
         .svc
@@ -322,9 +323,8 @@ async fn the_challenge_lifetime_is_configurable() {
     );
 }
 
-#[tokio::test]
-async fn challenge_messages_are_recorded_and_unknown_or_foreign_challenges_are_refused() {
-    let env = Env::new().await;
+async fn challenge_messages_are_recorded_and_unknown_or_foreign_challenges_are_refused(db: TestDb) {
+    let env = Env::new(db).await;
     let c = env
         .svc
         .challenge(&at(alice()), request(Some(bob()), "gomoku"))
@@ -361,9 +361,8 @@ async fn challenge_messages_are_recorded_and_unknown_or_foreign_challenges_are_r
     );
 }
 
-#[tokio::test]
-async fn guild_defaults_fill_in_rules_and_time_control() {
-    let env = Env::new().await;
+async fn guild_defaults_fill_in_rules_and_time_control(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     assert_eq!(
         svc.guild_settings(GuildId(GUILD)).await.unwrap(),
@@ -432,9 +431,8 @@ async fn guild_defaults_fill_in_rules_and_time_control() {
 
 // ----- lobbies ------------------------------------------------------------------------------
 
-#[tokio::test]
-async fn a_three_player_lobby_fills_up_and_starts_with_seats_drawn_and_recorded() {
-    let mut env = Env::new().await;
+async fn a_three_player_lobby_fills_up_and_starts_with_seats_drawn_and_recorded(db: TestDb) {
+    let mut env = Env::new(db).await;
     let lobby = env
         .svc
         .challenge(&at(alice()), request(None, "pente players=3"))
@@ -483,10 +481,9 @@ async fn a_three_player_lobby_fills_up_and_starts_with_seats_drawn_and_recorded(
     assert_eq!(again.seats, game.seats, "the draw is recorded, not redone");
 }
 
-#[tokio::test]
-async fn seat_draws_vary() {
+async fn seat_draws_vary(db: TestDb) {
     // Not every lobby may seat its members in joining order.
-    let env = Env::new().await;
+    let env = Env::new(db).await;
     let mut orders = HashSet::new();
     for round in 0..12u64 {
         let a = user(100 + round * 3, "A");
@@ -511,9 +508,8 @@ async fn seat_draws_vary() {
     assert!(orders.len() >= 3, "seat orders seen: {orders:?}");
 }
 
-#[tokio::test]
-async fn members_may_leave_a_lobby_and_its_creator_leaving_cancels_it() {
-    let env = Env::new().await;
+async fn members_may_leave_a_lobby_and_its_creator_leaving_cancels_it(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     let lobby = svc
         .challenge(&at(alice()), request(None, "pente players=4 teams=on"))
@@ -550,9 +546,8 @@ async fn members_may_leave_a_lobby_and_its_creator_leaving_cancels_it() {
 
 // ----- games --------------------------------------------------------------------------------
 
-#[tokio::test]
-async fn moves_are_checked_for_turn_participation_legality_and_staleness() {
-    let env = Env::new().await;
+async fn moves_are_checked_for_turn_participation_legality_and_staleness(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     let (game, first, second) = start_two(svc, "pente").await;
     let id = Some(game.id);
@@ -632,9 +627,8 @@ async fn moves_are_checked_for_turn_participation_legality_and_staleness() {
     );
 }
 
-#[tokio::test]
-async fn moves_as_typed_are_read_against_the_games_board() {
-    let env = Env::new().await;
+async fn moves_as_typed_are_read_against_the_games_board(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     let (game, first, second) = start_two(svc, "gomoku size=9").await;
     let id = Some(game.id);
@@ -665,9 +659,8 @@ async fn moves_as_typed_are_read_against_the_games_board() {
     assert_eq!(played.view.ply, 1);
 }
 
-#[tokio::test]
-async fn a_five_in_a_row_ends_the_game_and_later_moves_are_refused() {
-    let env = Env::new().await;
+async fn a_five_in_a_row_ends_the_game_and_later_moves_are_refused(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     let (game, first, second) = start_two(svc, "gomoku").await;
     let id = Some(game.id);
@@ -706,9 +699,8 @@ async fn a_five_in_a_row_ends_the_game_and_later_moves_are_refused() {
     assert_eq!(view.status, won.view.status);
 }
 
-#[tokio::test]
-async fn captures_are_counted_in_the_state() {
-    let env = Env::new().await;
+async fn captures_are_counted_in_the_state(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     let (game, first, second) = start_two(svc, "pente").await;
     let id = Some(game.id);
@@ -722,9 +714,8 @@ async fn captures_are_counted_in_the_state() {
     assert_eq!(view.game.stone_count(), 3);
 }
 
-#[tokio::test]
-async fn swap2_choices_are_played_by_the_seat_that_must_choose() {
-    let env = Env::new().await;
+async fn swap2_choices_are_played_by_the_seat_that_must_choose(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     let (game, first, second) = start_two(svc, "gomoku opening=swap2").await;
     let id = Some(game.id);
@@ -764,9 +755,8 @@ async fn swap2_choices_are_played_by_the_seat_that_must_choose() {
     svc.play(&first, id, act("C3", 15), None).await.unwrap();
 }
 
-#[tokio::test]
-async fn resigning_gives_the_win_to_the_opponent() {
-    let env = Env::new().await;
+async fn resigning_gives_the_win_to_the_opponent(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     let (game, first, second) = start_two(svc, "pente").await;
     svc.play(&first, Some(game.id), act("K10", 19), None)
@@ -803,9 +793,8 @@ async fn resigning_gives_the_win_to_the_opponent() {
     assert_eq!(again.game.stone_count(), 1);
 }
 
-#[tokio::test]
-async fn in_multiplayer_a_resignation_ends_the_game_for_the_other_sides() {
-    let env = Env::new().await;
+async fn in_multiplayer_a_resignation_ends_the_game_for_the_other_sides(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     // Free-for-all: the two others share the win.
     let lobby = svc
@@ -858,9 +847,8 @@ async fn in_multiplayer_a_resignation_ends_the_game_for_the_other_sides() {
     assert!(winners.is_disjoint(&losers));
 }
 
-#[tokio::test]
-async fn the_game_is_found_from_the_channel_when_not_named() {
-    let env = Env::new().await;
+async fn the_game_is_found_from_the_channel_when_not_named(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     assert_eq!(
         svc.play(&at(alice()), None, act("K10", 19), None)
@@ -930,9 +918,8 @@ async fn the_game_is_found_from_the_channel_when_not_named() {
     );
 }
 
-#[tokio::test]
-async fn a_members_active_games_are_listed_with_their_turn_first() {
-    let env = Env::new().await;
+async fn a_members_active_games_are_listed_with_their_turn_first(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     let mut made = Vec::new();
     for opponent in [bob(), carol(), dave()] {
@@ -987,9 +974,8 @@ async fn a_members_active_games_are_listed_with_their_turn_first() {
     );
 }
 
-#[tokio::test]
-async fn each_move_moves_the_deadline_and_overdue_games_are_claimed_once_per_lease() {
-    let env = Env::new().await;
+async fn each_move_moves_the_deadline_and_overdue_games_are_claimed_once_per_lease(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     let mut r = request(Some(bob()), "gomoku");
     r.time = Some(TimeControl::DaysPerMove(1));
@@ -1030,9 +1016,8 @@ async fn each_move_moves_the_deadline_and_overdue_games_are_claimed_once_per_lea
     assert!(svc.claim_overdue_games(lease, 10).await.unwrap().is_empty());
 }
 
-#[tokio::test]
-async fn display_names_follow_the_latest_calls() {
-    let mut env = Env::new().await;
+async fn display_names_follow_the_latest_calls(db: TestDb) {
+    let mut env = Env::new(db).await;
     let (game, first, second) = start_two(&env.svc, "gomoku").await;
     let renamed = UserInfo::new(first.user.id.0, "New Name");
     let played = env
@@ -1047,9 +1032,8 @@ async fn display_names_follow_the_latest_calls() {
     assert_eq!(view.seat_of(second.user.id).unwrap().name, second.user.name);
 }
 
-#[tokio::test]
-async fn preferences_default_and_round_trip() {
-    let mut env = Env::new().await;
+async fn preferences_default_and_round_trip(db: TestDb) {
+    let mut env = Env::new(db).await;
     let svc = &env.svc;
     assert_eq!(
         svc.preferences(UserId(1)).await.unwrap(),
@@ -1092,9 +1076,8 @@ async fn preferences_default_and_round_trip() {
     );
 }
 
-#[tokio::test]
-async fn huge_discord_ids_survive_storage() {
-    let env = Env::new().await;
+async fn huge_discord_ids_survive_storage(db: TestDb) {
+    let env = Env::new(db).await;
     let a = user(u64::MAX, "Max");
     let b = user(1 << 63, "Half");
     let actor = gomoku_bot::service::Actor::new(u64::MAX - 1, u64::MAX - 2, a.clone());
@@ -1117,3 +1100,31 @@ async fn huge_discord_ids_survive_storage() {
     assert_eq!(list.len(), 1);
     assert_eq!(env.svc.resolve_game(&actor, None).await.unwrap(), game.id);
 }
+
+both_stores!(
+    a_named_challenge_accepted_starts_a_game_with_both_seated,
+    only_the_challenged_member_may_accept_or_decline_and_only_the_challenger_cancel,
+    an_open_challenge_is_taken_by_the_first_human_who_is_not_the_challenger,
+    challenges_to_yourself_to_bots_and_beyond_the_pair_limit_are_refused,
+    the_pair_limit_is_configurable,
+    challenges_expire_after_their_time_and_the_sweep_reports_each_once,
+    the_challenge_lifetime_is_configurable,
+    challenge_messages_are_recorded_and_unknown_or_foreign_challenges_are_refused,
+    guild_defaults_fill_in_rules_and_time_control,
+    a_three_player_lobby_fills_up_and_starts_with_seats_drawn_and_recorded,
+    seat_draws_vary,
+    members_may_leave_a_lobby_and_its_creator_leaving_cancels_it,
+    moves_are_checked_for_turn_participation_legality_and_staleness,
+    moves_as_typed_are_read_against_the_games_board,
+    a_five_in_a_row_ends_the_game_and_later_moves_are_refused,
+    captures_are_counted_in_the_state,
+    swap2_choices_are_played_by_the_seat_that_must_choose,
+    resigning_gives_the_win_to_the_opponent,
+    in_multiplayer_a_resignation_ends_the_game_for_the_other_sides,
+    the_game_is_found_from_the_channel_when_not_named,
+    a_members_active_games_are_listed_with_their_turn_first,
+    each_move_moves_the_deadline_and_overdue_games_are_claimed_once_per_lease,
+    display_names_follow_the_latest_calls,
+    preferences_default_and_round_trip,
+    huge_discord_ids_survive_storage,
+);

@@ -1,5 +1,10 @@
-//! The game service and its SQLite store, tested through the public API on real database
-//! files in temporary directories (no mocks).
+//! The game service and its store, tested through the public API on real databases (no
+//! mocks): each test runs on a SQLite file in a temporary directory and on a PostgreSQL
+//! schema of its own (`TEST_DATABASE_URL`; skipped with a line when it is not set).
+
+#[macro_use]
+#[path = "../support/test_db.rs"]
+mod test_db;
 
 mod clocks;
 mod common;
@@ -12,3 +17,4 @@ mod model;
 mod ratings;
 mod social;
 mod tournaments;
+mod upgrade;

@@ -193,9 +193,8 @@ async fn global_rating(svc: &Service, user: UserId, family: Family) -> Option<Ra
     r.global.into_iter().find(|r| r.family == family)
 }
 
-#[tokio::test]
-async fn a_sequence_of_rated_games_follows_glicko2_in_each_server_and_across_servers() {
-    let env = Env::new().await;
+async fn a_sequence_of_rated_games_follows_glicko2_in_each_server_and_across_servers(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     // Game 1, server 10: seat 1 wins by a row.
     let (g1, one, two) = start(svc, GUILD, alice(), bob(), "gomoku", true).await;
@@ -308,9 +307,8 @@ async fn a_sequence_of_rated_games_follows_glicko2_in_each_server_and_across_ser
     assert_eq!(h[0].opponents[0].user, l);
 }
 
-#[tokio::test]
-async fn the_leaderboard_ranks_a_servers_players_and_pages_past_the_end_show_the_last() {
-    let env = Env::new().await;
+async fn the_leaderboard_ranks_a_servers_players_and_pages_past_the_end_show_the_last(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     let empty = svc
         .leaderboard(GuildId(GUILD), Family::Gomoku, 1)
@@ -338,9 +336,8 @@ async fn the_leaderboard_ranks_a_servers_players_and_pages_past_the_end_show_the
     }
 }
 
-#[tokio::test]
-async fn short_unrated_multiplayer_and_bot_games_leave_ratings_alone() {
-    let env = Env::new().await;
+async fn short_unrated_multiplayer_and_bot_games_leave_ratings_alone(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     // Too short: five stones each.
     let (g, one, two) = start(svc, GUILD, alice(), bob(), "gomoku", true).await;
@@ -425,9 +422,10 @@ async fn append(
         .unwrap();
 }
 
-#[tokio::test]
-async fn agreed_draws_and_timeouts_ending_in_append_action_are_rated_and_take_backs_do_not_count() {
-    let env = Env::new().await;
+async fn agreed_draws_and_timeouts_ending_in_append_action_are_rated_and_take_backs_do_not_count(
+    db: TestDb,
+) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     let twelve = "A1 O1 A3 O3 A5 O5 A7 O7 A9 O9 A11 O11";
     // An agreed draw after six stones each: half a point each.
@@ -507,9 +505,8 @@ async fn agreed_draws_and_timeouts_ending_in_append_action_are_rated_and_take_ba
     );
 }
 
-#[tokio::test]
-async fn real_take_backs_and_agreed_draws_through_the_service() {
-    let env = Env::new().await;
+async fn real_take_backs_and_agreed_draws_through_the_service(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     let twelve = "A1 O1 A3 O3 A5 O5 A7 O7 A9 O9 A11 O11";
     // Seat 2's sixth stone is taken back (offered and accepted), then seat 2 resigns:
@@ -548,12 +545,14 @@ async fn real_take_backs_and_agreed_draws_through_the_service() {
     assert_eq!(h[1].change, None, "the game with the take-back");
 }
 
-#[tokio::test]
-async fn a_loss_on_time_from_the_clock_sweep_is_rated_as_a_loss() {
-    let env = Env::with_config(ServiceConfig {
-        vacation_days_per_year: 0,
-        ..config()
-    })
+async fn a_loss_on_time_from_the_clock_sweep_is_rated_as_a_loss(db: TestDb) {
+    let env = Env::with_config(
+        db,
+        ServiceConfig {
+            vacation_days_per_year: 0,
+            ..config()
+        },
+    )
     .await;
     let svc = &env.svc;
     let mut r = request(Some(bob()), "gomoku");
@@ -597,9 +596,8 @@ async fn a_loss_on_time_from_the_clock_sweep_is_rated_as_a_loss() {
     assert!(matches!(h[0].reason, ResultReason::Timeout { seat: 1 }));
 }
 
-#[tokio::test]
-async fn renju_is_rated_on_a_leaderboard_of_its_own() {
-    let env = Env::new().await;
+async fn renju_is_rated_on_a_leaderboard_of_its_own(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     let (g, one, two) = start(svc, GUILD, alice(), bob(), "renju opening=none", true).await;
     let end = play_all(svc, g.id, [&one, &two], SEAT1_WINS).await;
@@ -629,3 +627,13 @@ async fn renju_is_rated_on_a_leaderboard_of_its_own() {
         None
     );
 }
+
+both_stores!(
+    a_sequence_of_rated_games_follows_glicko2_in_each_server_and_across_servers,
+    the_leaderboard_ranks_a_servers_players_and_pages_past_the_end_show_the_last,
+    short_unrated_multiplayer_and_bot_games_leave_ratings_alone,
+    agreed_draws_and_timeouts_ending_in_append_action_are_rated_and_take_backs_do_not_count,
+    real_take_backs_and_agreed_draws_through_the_service,
+    a_loss_on_time_from_the_clock_sweep_is_rated_as_a_loss,
+    renju_is_rated_on_a_leaderboard_of_its_own,
+);

@@ -7,6 +7,8 @@ use gomoku_bot::service::{
     OfferStatus, Outcome, ResultReason, ServiceError, UserId,
 };
 
+use gomoku_bot::store::Backend;
+
 use crate::common::*;
 
 fn pt(name: &str) -> Point {
@@ -28,9 +30,10 @@ fn offer_err(e: ServiceError) -> OfferError {
     }
 }
 
-#[tokio::test]
-async fn an_accepted_take_back_removes_the_requesters_stone_and_gives_them_the_turn_again() {
-    let env = Env::new().await;
+async fn an_accepted_take_back_removes_the_requesters_stone_and_gives_them_the_turn_again(
+    db: TestDb,
+) {
+    let env = Env::new(db).await;
     let (game, first, second) = start_two(&env.svc, "gomoku").await;
     play(&env, &first, game.id, "H8").await;
     let made = env.svc.offer_undo(&first, Some(game.id)).await.unwrap();
@@ -77,9 +80,8 @@ async fn an_accepted_take_back_removes_the_requesters_stone_and_gives_them_the_t
     );
 }
 
-#[tokio::test]
-async fn a_take_back_after_the_opponents_reply_takes_back_both_moves() {
-    let env = Env::new().await;
+async fn a_take_back_after_the_opponents_reply_takes_back_both_moves(db: TestDb) {
+    let env = Env::new(db).await;
     let (game, first, second) = start_two(&env.svc, "gomoku").await;
     play(&env, &first, game.id, "H8").await;
     play(&env, &second, game.id, "A1").await;
@@ -97,9 +99,8 @@ async fn a_take_back_after_the_opponents_reply_takes_back_both_moves() {
     assert_eq!(answered.view.to_act().map(|s| s.user), Some(first.user.id));
 }
 
-#[tokio::test]
-async fn a_declined_take_back_changes_nothing_and_cannot_be_accepted_later() {
-    let env = Env::new().await;
+async fn a_declined_take_back_changes_nothing_and_cannot_be_accepted_later(db: TestDb) {
+    let env = Env::new(db).await;
     let (game, first, second) = start_two(&env.svc, "gomoku").await;
     let before = play(&env, &first, game.id, "H8").await;
     let made = env.svc.offer_undo(&first, Some(game.id)).await.unwrap();
@@ -124,9 +125,8 @@ async fn a_declined_take_back_changes_nothing_and_cannot_be_accepted_later() {
     assert!(env.svc.offer_undo(&first, Some(game.id)).await.is_ok());
 }
 
-#[tokio::test]
-async fn the_next_move_makes_an_offer_expire() {
-    let env = Env::new().await;
+async fn the_next_move_makes_an_offer_expire(db: TestDb) {
+    let env = Env::new(db).await;
     let (game, first, second) = start_two(&env.svc, "gomoku").await;
     play(&env, &first, game.id, "H8").await;
     let undo = env.svc.offer_undo(&first, Some(game.id)).await.unwrap();
@@ -177,9 +177,8 @@ async fn the_next_move_makes_an_offer_expire() {
     );
 }
 
-#[tokio::test]
-async fn a_take_back_restores_captured_stones_and_survives_a_restart() {
-    let mut env = Env::new().await;
+async fn a_take_back_restores_captured_stones_and_survives_a_restart(db: TestDb) {
+    let mut env = Env::new(db).await;
     let (game, first, second) = start_two(&env.svc, "pente").await;
     for (who, p) in [
         (&first, "K10"),
@@ -218,9 +217,8 @@ async fn a_take_back_restores_captured_stones_and_survives_a_restart() {
     assert_eq!(again.game.captured()[0], 2);
 }
 
-#[tokio::test]
-async fn an_accepted_draw_ends_the_game_as_a_draw() {
-    let mut env = Env::new().await;
+async fn an_accepted_draw_ends_the_game_as_a_draw(db: TestDb) {
+    let mut env = Env::new(db).await;
     let (game, first, second) = start_two(&env.svc, "gomoku").await;
     play(&env, &first, game.id, "H8").await;
     // Either player may offer, on their turn or not.
@@ -258,9 +256,8 @@ async fn an_accepted_draw_ends_the_game_as_a_draw() {
     );
 }
 
-#[tokio::test]
-async fn draws_are_refused_in_multiplayer_and_take_backs_need_every_other_player() {
-    let env = Env::new().await;
+async fn draws_are_refused_in_multiplayer_and_take_backs_need_every_other_player(db: TestDb) {
+    let env = Env::new(db).await;
     let lobby = env
         .svc
         .challenge(&at(alice()), request(None, "gomoku players=3"))
@@ -311,9 +308,8 @@ async fn draws_are_refused_in_multiplayer_and_take_backs_need_every_other_player
     assert_eq!(last.view.to_act().map(|s| s.seat), Some(1));
 }
 
-#[tokio::test]
-async fn offers_are_refused_to_outsiders_and_to_their_own_author() {
-    let env = Env::new().await;
+async fn offers_are_refused_to_outsiders_and_to_their_own_author(db: TestDb) {
+    let env = Env::new(db).await;
     let (game, first, second) = start_two(&env.svc, "gomoku").await;
     let outsider = at(carol());
     assert_eq!(
@@ -402,9 +398,8 @@ async fn offers_are_refused_to_outsiders_and_to_their_own_author() {
     );
 }
 
-#[tokio::test]
-async fn a_rematch_has_the_same_rules_and_the_seats_swapped() {
-    let mut env = Env::new().await;
+async fn a_rematch_has_the_same_rules_and_the_seats_swapped(db: TestDb) {
+    let mut env = Env::new(db).await;
     let (game, first, second) = start_two(&env.svc, "pente size=13").await;
     // Not while the game is on.
     assert_eq!(
@@ -457,9 +452,10 @@ async fn a_rematch_has_the_same_rules_and_the_seats_swapped() {
     assert_eq!(seat_of(&again, second.user.id), 2);
 }
 
-#[tokio::test]
-async fn a_declined_or_expired_rematch_can_be_proposed_again_and_three_players_have_none() {
-    let env = Env::new().await;
+async fn a_declined_or_expired_rematch_can_be_proposed_again_and_three_players_have_none(
+    db: TestDb,
+) {
+    let env = Env::new(db).await;
     let (game, first, second) = start_two(&env.svc, "gomoku").await;
     env.svc.resign(&first, Some(game.id)).await.unwrap();
     let c = env.svc.propose_rematch(&first, game.id).await.unwrap();
@@ -541,67 +537,110 @@ proptest::proptest! {
     /// position for the record without the taken-back actions (stones, captures, turn), and
     /// a restart rebuilds exactly the same game from the append-only log.
     #[test]
-    fn take_backs_leave_the_position_of_the_shortened_record(
-        spec in proptest::sample::select(vec![
-            "pente size=9 opening=none",
-            "keryo size=9 opening=none",
-            "pente size=9 opening=swap2",
-        ]),
-        script in steps(),
-    ) {
-        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        rt.block_on(async {
-            let mut env = Env::new().await;
-            let (view, first, second) = start_two(&env.svc, spec).await;
-            let actor = |seat: u8| if seat == 1 { first.clone() } else { second.clone() };
-            let mut current = view;
-            for step in &script {
-                let Some(mover) = current.game.seat_to_act() else { break };
-                if current.is_over() {
-                    break;
-                }
-                let legal = current.game.legal_actions();
-                let action = legal[step.pick % legal.len()];
-                current = env
-                    .svc
-                    .play(&actor(mover), Some(current.id), action, Some(current.ply))
-                    .await
-                    .unwrap()
-                    .view;
-                if current.is_over() {
-                    break;
-                }
-                for (wanted, asker) in [(step.undo_mover, mover), (step.undo_other, 3 - mover)] {
-                    if !wanted {
-                        continue;
-                    }
-                    let expected = model_take_back(&current.game, asker);
-                    let made = env.svc.offer_undo(&actor(asker), Some(current.id)).await;
-                    let Some(expected) = expected else {
-                        assert_eq!(
-                            made.unwrap_err(),
-                            ServiceError::Offer(OfferError::NothingToUndo)
-                        );
-                        continue;
-                    };
-                    let made = made.unwrap();
-                    let answered = env
-                        .svc
-                        .answer_offer(&actor(3 - asker), made.offer.id, true)
-                        .await
-                        .unwrap();
-                    current = answered.view;
-                    assert_eq!(current.game.record(), expected.record());
-                    assert_eq!(current.game.stones(), expected.stones());
-                    assert_eq!(current.game.captured(), expected.captured());
-                    assert_eq!(current.game.seat_to_act(), expected.seat_to_act());
-                    assert_eq!(current.game.phase(), expected.phase());
-                    assert_eq!(current.game.seat_to_act(), Some(asker));
-                }
-            }
-            env.restart().await;
-            let rebuilt = env.svc.game(GuildId(GUILD), current.id).await.unwrap();
-            assert_eq!(rebuilt, current);
-        });
+    fn take_backs_leave_the_position_of_the_shortened_record_on_sqlite(spec in take_back_specs(), script in steps()) {
+        take_backs(Backend::Sqlite, spec, &script);
+    }
+
+    #[test]
+    fn take_backs_leave_the_position_of_the_shortened_record_on_postgres(spec in take_back_specs(), script in steps()) {
+        take_backs(Backend::Postgres, spec, &script);
     }
 }
+
+fn take_back_specs() -> impl proptest::strategy::Strategy<Value = &'static str> {
+    proptest::sample::select(vec![
+        "pente size=9 opening=none",
+        "keryo size=9 opening=none",
+        "pente size=9 opening=swap2",
+    ])
+}
+
+/// One case of the take-back property on one store.
+fn take_backs(backend: Backend, spec: &str, script: &[Step]) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let Some(db) = TestDb::of(
+            backend,
+            "social::take_backs_leave_the_position_of_the_shortened_record",
+        )
+        .await
+        else {
+            return;
+        };
+        let mut env = Env::new(db).await;
+        let (view, first, second) = start_two(&env.svc, spec).await;
+        let actor = |seat: u8| {
+            if seat == 1 {
+                first.clone()
+            } else {
+                second.clone()
+            }
+        };
+        let mut current = view;
+        for step in script {
+            let Some(mover) = current.game.seat_to_act() else {
+                break;
+            };
+            if current.is_over() {
+                break;
+            }
+            let legal = current.game.legal_actions();
+            let action = legal[step.pick % legal.len()];
+            current = env
+                .svc
+                .play(&actor(mover), Some(current.id), action, Some(current.ply))
+                .await
+                .unwrap()
+                .view;
+            if current.is_over() {
+                break;
+            }
+            for (wanted, asker) in [(step.undo_mover, mover), (step.undo_other, 3 - mover)] {
+                if !wanted {
+                    continue;
+                }
+                let expected = model_take_back(&current.game, asker);
+                let made = env.svc.offer_undo(&actor(asker), Some(current.id)).await;
+                let Some(expected) = expected else {
+                    assert_eq!(
+                        made.unwrap_err(),
+                        ServiceError::Offer(OfferError::NothingToUndo)
+                    );
+                    continue;
+                };
+                let made = made.unwrap();
+                let answered = env
+                    .svc
+                    .answer_offer(&actor(3 - asker), made.offer.id, true)
+                    .await
+                    .unwrap();
+                current = answered.view;
+                assert_eq!(current.game.record(), expected.record());
+                assert_eq!(current.game.stones(), expected.stones());
+                assert_eq!(current.game.captured(), expected.captured());
+                assert_eq!(current.game.seat_to_act(), expected.seat_to_act());
+                assert_eq!(current.game.phase(), expected.phase());
+                assert_eq!(current.game.seat_to_act(), Some(asker));
+            }
+        }
+        env.restart().await;
+        let rebuilt = env.svc.game(GuildId(GUILD), current.id).await.unwrap();
+        assert_eq!(rebuilt, current);
+    });
+}
+
+both_stores!(
+    an_accepted_take_back_removes_the_requesters_stone_and_gives_them_the_turn_again,
+    a_take_back_after_the_opponents_reply_takes_back_both_moves,
+    a_declined_take_back_changes_nothing_and_cannot_be_accepted_later,
+    the_next_move_makes_an_offer_expire,
+    a_take_back_restores_captured_stones_and_survives_a_restart,
+    an_accepted_draw_ends_the_game_as_a_draw,
+    draws_are_refused_in_multiplayer_and_take_backs_need_every_other_player,
+    offers_are_refused_to_outsiders_and_to_their_own_author,
+    a_rematch_has_the_same_rules_and_the_seats_swapped,
+    a_declined_or_expired_rematch_can_be_proposed_again_and_three_players_have_none,
+);

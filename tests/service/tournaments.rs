@@ -127,9 +127,8 @@ fn seat_user(view: &GameView, s: u8) -> u64 {
     view.seats.iter().find(|x| x.seat == s).unwrap().user.0
 }
 
-#[tokio::test]
-async fn a_four_player_double_round_robin_runs_to_the_end() {
-    let env = Env::new().await;
+async fn a_four_player_double_round_robin_runs_to_the_end(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     let mut req = request(Format::RoundRobin);
     req.games_per_pairing = Some(2);
@@ -218,9 +217,8 @@ async fn a_four_player_double_round_robin_runs_to_the_end() {
     );
 }
 
-#[tokio::test]
-async fn a_seven_player_swiss_with_a_bye_a_withdrawal_a_timeout_and_a_restart() {
-    let mut env = Env::new().await;
+async fn a_seven_player_swiss_with_a_bye_a_withdrawal_a_timeout_and_a_restart(db: TestDb) {
+    let mut env = Env::new(db).await;
     let mut req = request(Format::Swiss);
     req.rounds = Some(3);
     req.time = Some(TimeControl::MinutesPerMove(10));
@@ -282,7 +280,7 @@ async fn a_seven_player_swiss_with_a_bye_a_withdrawal_a_timeout_and_a_restart() 
     // The process stops before anything advances the round, and restarts.
     env.restart().await;
     // Two processes sweep at once: exactly one creates round 3.
-    let second = open_service(&env.path, config(), env.clock.clone()).await;
+    let second = open_service(&env.db, config(), env.clock.clone()).await;
     let (a, b) = tokio::join!(
         env.svc.advance_tournament(id),
         second.advance_tournament(id)
@@ -367,9 +365,8 @@ async fn a_seven_player_swiss_with_a_bye_a_withdrawal_a_timeout_and_a_restart() 
     }
 }
 
-#[tokio::test]
-async fn withdrawing_from_a_round_robin_forfeits_the_remaining_games() {
-    let env = Env::new().await;
+async fn withdrawing_from_a_round_robin_forfeits_the_remaining_games(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     let t = create_with(svc, request(Format::RoundRobin), 4).await;
     let id = t.row.id;
@@ -409,9 +406,8 @@ async fn withdrawing_from_a_round_robin_forfeits_the_remaining_games() {
     );
 }
 
-#[tokio::test]
-async fn refusals_are_precise_and_change_nothing() {
-    let env = Env::new().await;
+async fn refusals_are_precise_and_change_nothing(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     let alice = at(player(1));
     let bad = |f: &dyn Fn(&mut TournamentRequest)| {
@@ -608,9 +604,8 @@ async fn refusals_are_precise_and_change_nothing() {
     );
 }
 
-#[tokio::test]
-async fn a_swiss_ends_early_when_fewer_than_two_players_are_left() {
-    let env = Env::new().await;
+async fn a_swiss_ends_early_when_fewer_than_two_players_are_left(db: TestDb) {
+    let env = Env::new(db).await;
     let svc = &env.svc;
     let mut req = request(Format::Swiss);
     req.rounds = Some(2);
@@ -646,3 +641,11 @@ async fn a_swiss_ends_early_when_fewer_than_two_players_are_left() {
     assert_eq!(winners.len(), 2, "{winners:?}");
     assert!(winners.contains(&UserId(b)) && !winners.contains(&UserId(a)));
 }
+
+both_stores!(
+    a_four_player_double_round_robin_runs_to_the_end,
+    a_seven_player_swiss_with_a_bye_a_withdrawal_a_timeout_and_a_restart,
+    withdrawing_from_a_round_robin_forfeits_the_remaining_games,
+    refusals_are_precise_and_change_nothing,
+    a_swiss_ends_early_when_fewer_than_two_players_are_left,
+);
