@@ -171,6 +171,30 @@ pub struct MetricsConfig {
     pub listen: Option<String>,
 }
 
+/// `[engine]` settings: the computer opponent's thinking.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct EngineConfig {
+    /// Most seconds level 6 (correspondence) thinks about one move (1-600; default 10).
+    /// Levels 1-5 keep their own budgets (0.1 s to 2 s).
+    pub correspondence_seconds: u32,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            correspondence_seconds: 10,
+        }
+    }
+}
+
+impl EngineConfig {
+    /// Level 6's budget per move.
+    pub fn correspondence_budget(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(u64::from(self.correspondence_seconds))
+    }
+}
+
 /// The default of `shutdown_grace_seconds`.
 pub const DEFAULT_SHUTDOWN_GRACE_SECONDS: u32 = 20;
 
@@ -196,6 +220,8 @@ pub struct Config {
     pub log: LogConfig,
     /// The operations listener.
     pub metrics: MetricsConfig,
+    /// The computer opponent.
+    pub engine: EngineConfig,
 }
 
 impl Default for Config {
@@ -207,6 +233,7 @@ impl Default for Config {
             game: GameConfig::default(),
             log: LogConfig::default(),
             metrics: MetricsConfig::default(),
+            engine: EngineConfig::default(),
         }
     }
 }
@@ -321,6 +348,12 @@ impl Config {
                 why: "must be between 1 and 600".to_string(),
             });
         }
+        if !(1..=600).contains(&self.engine.correspondence_seconds) {
+            return Err(ConfigError::Invalid {
+                key: "engine.correspondence_seconds",
+                why: "must be between 1 and 600".to_string(),
+            });
+        }
         if !(1..=64).contains(&self.game.engine_threads) {
             return Err(ConfigError::Invalid {
                 key: "game.engine_threads",
@@ -359,6 +392,7 @@ mod tests {
             "vacation_days_per_year",
             "clock_sweep_seconds",
             "engine_threads",
+            "correspondence_seconds",
             "filter",
             "format",
             "listen",
@@ -449,6 +483,37 @@ mod tests {
                 "{line}"
             );
         }
+    }
+
+    #[test]
+    fn the_correspondence_budget_defaults_to_ten_seconds_and_stays_in_range() {
+        assert_eq!(
+            EngineConfig::default().correspondence_budget(),
+            std::time::Duration::from_secs(10)
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.toml");
+        for (seconds, ok) in [(0, false), (1, true), (30, true), (600, true), (601, false)] {
+            std::fs::write(
+                &path,
+                format!("[discord]\ntoken = \"t\"\n[engine]\ncorrespondence_seconds = {seconds}\n"),
+            )
+            .unwrap();
+            let loaded = Config::load(&path, env(&[]));
+            assert_eq!(loaded.is_ok(), ok, "{seconds}: {loaded:?}");
+            match loaded {
+                Ok(c) => assert_eq!(c.engine.correspondence_seconds, seconds),
+                Err(e) => assert!(
+                    e.to_string().contains("engine.correspondence_seconds"),
+                    "{seconds}: {e}"
+                ),
+            }
+        }
+        std::fs::write(&path, "[discord]\ntoken = \"t\"\n[engine]\nlevel7 = 1\n").unwrap();
+        assert!(
+            Config::load(&path, env(&[])).is_err(),
+            "unknown engine keys are refused"
+        );
     }
 
     #[test]

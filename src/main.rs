@@ -80,7 +80,7 @@ enum Command {
         /// An option as key=value (repeatable), e.g. --set size=19.
         #[arg(long = "set", value_name = "KEY=VALUE")]
         set: Vec<String>,
-        /// The engine's level, 1 to 5.
+        /// The engine's level, 1 to 6.
         #[arg(long, default_value = "3")]
         level: String,
     },
@@ -92,12 +92,15 @@ enum Command {
         /// An option as key=value (repeatable), e.g. --set size=13.
         #[arg(long = "set", value_name = "KEY=VALUE")]
         set: Vec<String>,
-        /// Side A, as level=N.
+        /// Side A, as level=N, or pbrain=COMMAND for an external Gomocup engine.
         #[arg(long, value_name = "level=N")]
         a: String,
-        /// Side B, as level=N.
+        /// Side B, as level=N, or pbrain=COMMAND for an external Gomocup engine.
         #[arg(long, value_name = "level=N")]
         b: String,
+        /// An external (pbrain=…) side's time per move in milliseconds (INFO timeout_turn).
+        #[arg(long, default_value_t = 2000)]
+        pbrain_turn_ms: u64,
         /// Games to play (colours alternate).
         #[arg(long, default_value_t = 20)]
         games: usize,
@@ -244,13 +247,15 @@ fn main() -> ExitCode {
             seed,
             opening_stones,
             records,
+            pbrain_turn_ms,
         } => {
             use gomoku_bot::engine::arena;
+            let turn = std::time::Duration::from_millis(pbrain_turn_ms);
             let rules = match cli::rule_set(&rules, &set) {
                 Ok(r) => r,
                 Err(e) => return usage_error(e),
             };
-            let (a, b) = match (arena::parse_side(&a), arena::parse_side(&b)) {
+            let (a, b) = match (arena::parse_side(&a, turn), arena::parse_side(&b, turn)) {
                 (Ok(a), Ok(b)) => (a, b),
                 (Err(e), _) | (_, Err(e)) => return usage_error(e),
             };

@@ -66,9 +66,68 @@ fn a_short_match_prints_score_elo_and_timings() {
 }
 
 #[test]
+fn an_external_pbrain_engine_plays_a_match_through_the_client() {
+    // Our own binary's pbrain mode stands in for an external engine such as Rapfi.
+    let engine = format!(
+        "pbrain={} pbrain --level 1",
+        env!("CARGO_BIN_EXE_gomoku-bot")
+    );
+    let out = arena(&[
+        "--rules",
+        "gomoku",
+        "--set",
+        "size=9",
+        "--a",
+        "level=2",
+        "--b",
+        &engine,
+        "--games",
+        "2",
+        "--budget-scale",
+        "0.1",
+        "--pbrain-turn-ms",
+        "50",
+        "--records",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        !err.contains("gave no legal move"),
+        "no forfeit expected: {err}"
+    );
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(text.contains("B = pbrain `"), "{text}");
+    assert!(text.contains("budget 50 ms"), "{text}");
+    // Both games were played to the end: each record has more than the opening's stones.
+    let games: Vec<&str> = text.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 2, "{text}");
+    for g in games {
+        let moves = g
+            .split(": ")
+            .nth(1)
+            .expect("moves")
+            .split_whitespace()
+            .count();
+        assert!(moves >= 9, "{g}");
+    }
+}
+
+#[test]
 fn bad_usage_is_one_line_and_exit_status_2() {
     for args in [
-        &["--rules", "gomoku", "--a", "level=6", "--b", "level=1"][..],
+        &["--rules", "gomoku", "--a", "level=7", "--b", "level=1"][..],
+        &["--rules", "gomoku", "--a", "level=1", "--b", "pbrain="][..],
+        // An external engine that does not exist is refused before any game.
+        &[
+            "--rules",
+            "gomoku",
+            "--a",
+            "level=1",
+            "--b",
+            "pbrain=/nonexistent/pbrain-engine",
+        ][..],
+        // One that is not a pbrain engine (it never answers ABOUT) too.
+        &["--rules", "gomoku", "--a", "level=1", "--b", "pbrain=true"][..],
         &["--rules", "chess", "--a", "level=1", "--b", "level=1"][..],
         &[
             "--rules",

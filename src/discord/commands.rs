@@ -480,7 +480,7 @@ pub async fn challenge(
     #[min = 1]
     #[max = 60]
     minutes_per_move: Option<u16>,
-    #[max = 5] level: Option<u8>,
+    #[max = 6] level: Option<u8>,
 ) -> Result<(), Error> {
     let Some(actor) = actor_of(ctx) else {
         return Ok(());

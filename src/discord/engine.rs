@@ -152,9 +152,17 @@ impl std::fmt::Debug for Engine {
 
 impl Engine {
     /// An engine that thinks on at most `threads` threads at once (at least 1), with the
-    /// player of each game's rules and level.
+    /// player of each game's rules and level at the levels' default budgets.
     pub fn new(threads: usize) -> Engine {
         Engine::with_thinker(threads, Arc::new(EngineTurn::think))
+    }
+
+    /// As [`Engine::new`], level 6 (correspondence) thinking `correspondence` a move.
+    pub fn with_correspondence(threads: usize, correspondence: std::time::Duration) -> Engine {
+        Engine::with_thinker(
+            threads,
+            Arc::new(move |turn: &EngineTurn| turn.think_correspondence(correspondence)),
+        )
     }
 
     /// An engine that chooses with `thinker` (benchmarks and tests stand in a player of

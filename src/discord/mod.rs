@@ -420,7 +420,10 @@ pub async fn run(config: Config, operations: Operations) -> Result<(), Error> {
         Arc::clone(&service),
         i18n,
         registration,
-        engine::Engine::new(config.game.engine_threads),
+        engine::Engine::with_correspondence(
+            config.game.engine_threads,
+            config.engine.correspondence_budget(),
+        ),
     );
     let drain = Drain::new();
     let mut client = client_with_drain(http_client(&config), framework, Arc::clone(&drain)).await?;

@@ -14,18 +14,62 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use thiserror::Error;
 
-use super::{Engine, Level, Limits};
+use super::pbrain::client::PbrainClient;
+use super::{Engine, Level, Player};
 use crate::rules::{Action, Game, Phase, Point, RuleSet, Status};
+
+/// One side of a match: an engine level, or an external Gomocup engine over pbrain.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// Our engine at a level, with the level's budget.
+    Level(Level),
+    /// An external pbrain engine: the command that starts it, and its turn limit.
+    Pbrain {
+        /// Program and arguments, split on whitespace.
+        command: String,
+        /// The `INFO timeout_turn` it gets for every move.
+        turn: Duration,
+    },
+}
+
+impl Side {
+    /// The time this side may think about one move: a level's budget times `scale`; an
+    /// external engine's turn limit as given (the scale is for our levels).
+    pub fn budget(&self, scale: f64) -> Duration {
+        match self {
+            Side::Level(l) => l.budget().mul_f64(scale),
+            Side::Pbrain { turn, .. } => *turn,
+        }
+    }
+
+    fn player(&self, seed: u64) -> Result<Box<dyn Player>, String> {
+        match self {
+            Side::Level(l) => Ok(Box::new(Engine::seeded(*l, seed))),
+            Side::Pbrain { command, .. } => PbrainClient::spawn(command)
+                .map(|c| Box::new(c) as Box<dyn Player>)
+                .map_err(|e| e.to_string()),
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Side::Level(l) => write!(f, "level {l}"),
+            Side::Pbrain { command, .. } => write!(f, "pbrain `{command}`"),
+        }
+    }
+}
 
 /// A match to play.
 #[derive(Clone, Debug)]
 pub struct ArenaConfig {
     /// The rule set (two players).
     pub rules: RuleSet,
-    /// Side A's level.
-    pub a: Level,
-    /// Side B's level.
-    pub b: Level,
+    /// Side A.
+    pub a: Side,
+    /// Side B.
+    pub b: Side,
     /// Games to play.
     pub games: usize,
     /// Games played at once (each on its own thread).
@@ -44,22 +88,36 @@ pub enum ArenaError {
     /// The engine plays two-player games only.
     #[error("the arena plays two-player rule sets only (players={0})")]
     NotTwoPlayers(u8),
-    /// A side is not written `level=N` (or `N`).
-    #[error("`{0}` is not a side: write level=N with N from 1 to 5")]
+    /// A side is not written `level=N` (or `N`, or `pbrain=COMMAND`).
+    #[error("`{0}` is not a side: write level=N with N from 1 to 6, or pbrain=COMMAND")]
     BadSide(String),
+    /// An external engine could not be started or did not answer `ABOUT`.
+    #[error("{0}")]
+    External(String),
     /// No games, no threads, or a budget scale that is not a positive number.
     #[error("{0}")]
     BadSetting(&'static str),
 }
 
-/// Reads a side written `level=N` or `N`.
+/// Reads a side written `level=N` or `N`, or `pbrain=COMMAND` (an external engine given
+/// `turn` per move).
 ///
 /// # Errors
 /// [`ArenaError::BadSide`] for anything else.
-pub fn parse_side(text: &str) -> Result<Level, ArenaError> {
+pub fn parse_side(text: &str, turn: Duration) -> Result<Side, ArenaError> {
     let t = text.trim();
+    if let Some(command) = t.strip_prefix("pbrain=") {
+        if command.trim().is_empty() || turn.is_zero() {
+            return Err(ArenaError::BadSide(text.to_string()));
+        }
+        return Ok(Side::Pbrain {
+            command: command.trim().to_string(),
+            turn,
+        });
+    }
     let n = t.strip_prefix("level=").unwrap_or(t);
     n.parse::<Level>()
+        .map(Side::Level)
         .map_err(|_| ArenaError::BadSide(text.to_string()))
 }
 
@@ -121,10 +179,10 @@ impl SideStats {
 pub struct ArenaResult {
     /// The match played.
     pub rules: RuleSet,
-    /// Side A's level.
-    pub a: Level,
-    /// Side B's level.
-    pub b: Level,
+    /// Side A.
+    pub a: Side,
+    /// Side B.
+    pub b: Side,
     /// Budget multiplier used.
     pub budget_scale: f64,
     /// Games A won.
@@ -187,7 +245,7 @@ impl fmt::Display for ArenaResult {
         let (elo, err) = self.elo();
         writeln!(
             f,
-            "arena: {}, A = level {}, B = level {}, {} games, budget scale {}",
+            "arena: {}, A = {}, B = {}, {} games, budget scale {}",
             self.rules.to_spec(),
             self.a,
             self.b,
@@ -203,16 +261,17 @@ impl fmt::Display for ArenaResult {
             100.0 * self.score()
         )?;
         writeln!(f, "Elo A - B: {elo:+.0} ± {err:.0} (95%)")?;
-        for (name, level, s) in [("A", self.a, &self.a_stats), ("B", self.b, &self.b_stats)] {
+        for (name, side, s) in [("A", &self.a, &self.a_stats), ("B", &self.b, &self.b_stats)] {
             writeln!(
                 f,
-                "{name} (level {level}, budget {} ms): {} moves, avg {:.1} ms, max {:.1} ms, {:.0} nodes/s, avg depth {:.1}",
-                (level.budget().as_secs_f64() * self.budget_scale * 1000.0).round(),
+                "{name} ({side}, budget {} ms): {} moves, avg {:.1} ms, max {:.1} ms, {:.0} nodes/s, avg depth {:.1}, worst time/budget {:.3}",
+                (side.budget(self.budget_scale).as_secs_f64() * 1000.0).round(),
                 s.moves,
                 s.average().as_secs_f64() * 1000.0,
                 s.max.as_secs_f64() * 1000.0,
                 s.nodes_per_second(),
-                s.average_depth()
+                s.average_depth(),
+                s.worst_ratio
             )?;
         }
         write!(
@@ -248,6 +307,11 @@ pub fn run(config: &ArenaConfig) -> Result<ArenaResult, ArenaError> {
         return Err(ArenaError::BadSetting(
             "the budget scale must be a positive number",
         ));
+    }
+    for side in [&config.a, &config.b] {
+        if let Side::Pbrain { .. } = side {
+            side.player(0).map_err(ArenaError::External)?;
+        }
     }
     let next = AtomicUsize::new(0);
     let total = Mutex::new((0u32, 0u32, 0u32, SideStats::default(), SideStats::default()));
@@ -285,8 +349,8 @@ pub fn run(config: &ArenaConfig) -> Result<ArenaResult, ArenaError> {
     records.sort();
     Ok(ArenaResult {
         rules: config.rules,
-        a: config.a,
-        b: config.b,
+        a: config.a.clone(),
+        b: config.b.clone(),
         budget_scale: config.budget_scale,
         wins,
         draws,
@@ -328,32 +392,47 @@ fn play_one(config: &ArenaConfig, k: usize) -> (Outcome, SideStats, SideStats, S
     let mut game = opening(config, (k / 2) as u64);
     let a_seat = if k.is_multiple_of(2) { 1 } else { 2 };
     let seed = config.seed.wrapping_add(k as u64 * 7919);
-    let mut engines = [
-        Engine::seeded(config.a, seed),
-        Engine::seeded(config.b, seed ^ 0xB),
-    ];
     let mut stats = [SideStats::default(), SideStats::default()];
-    let levels = [config.a, config.b];
+    let sides = [&config.a, &config.b];
+    let mut players = Vec::with_capacity(2);
+    for (n, side) in sides.iter().enumerate() {
+        match side.player(if n == 0 { seed } else { seed ^ 0xB }) {
+            Ok(p) => players.push(p),
+            Err(e) => {
+                // A side that cannot even start forfeits the game.
+                eprintln!("arena: game {k}: {e}");
+                let outcome = if n == 0 { Outcome::Loss } else { Outcome::Win };
+                return (outcome, stats[0], stats[1], record_text(&game));
+            }
+        }
+    }
     while let Some(seat) = game.seat_to_act() {
         let side = usize::from(seat != a_seat);
-        let budget = levels[side].budget().mul_f64(config.budget_scale);
+        let budget = sides[side].budget(config.budget_scale);
         let start = Instant::now();
-        let action = engines[side].choose_with(&game, Limits::time(budget));
+        let action = players[side].choose(&game, budget);
         let took = start.elapsed();
         let s = &mut stats[side];
         s.moves += 1;
         s.total += took;
         s.max = s.max.max(took);
         s.worst_ratio = s.worst_ratio.max(took.as_secs_f64() / budget.as_secs_f64());
-        let info = engines[side].last_info();
-        s.nodes += info.nodes;
-        if info.source == super::Source::Search {
-            s.searched.0 += 1;
-            s.searched.1 += info.depth.max(0) as u64;
+        if let Some(info) = players[side].last_info() {
+            s.nodes += info.nodes;
+            if info.source == super::Source::Search {
+                s.searched.0 += 1;
+                s.searched.1 += info.depth.max(0) as u64;
+            }
         }
         let applied = action.is_some_and(|a| game.apply(a).is_ok());
         if !applied {
-            // An engine that cannot move in an open game forfeits it (never seen; counted).
+            // A side that cannot move in an open game forfeits it (counted; an external
+            // engine that times out or answers nonsense ends here).
+            eprintln!(
+                "arena: game {k}: {} gave no legal move after {}",
+                sides[side],
+                record_text(&game)
+            );
             let outcome = if side == 0 {
                 Outcome::Loss
             } else {
@@ -392,8 +471,8 @@ mod tests {
     fn result(w: u32, d: u32, l: u32) -> ArenaResult {
         ArenaResult {
             rules: RuleSet::preset(crate::rules::Preset::Gomoku),
-            a: Level::MIN,
-            b: Level::MIN,
+            a: Side::Level(Level::MIN),
+            b: Side::Level(Level::MIN),
             budget_scale: 1.0,
             wins: w,
             draws: d,
@@ -418,18 +497,31 @@ mod tests {
 
     #[test]
     fn sides_parse_as_level_n_or_n() {
-        assert_eq!(parse_side("level=3"), Ok(Level::new(3).expect("level")));
-        assert_eq!(parse_side("5"), Ok(Level::MAX));
-        assert!(parse_side("level=6").is_err());
-        assert!(parse_side("lvl=2").is_err());
+        let t = Duration::from_secs(2);
+        assert_eq!(
+            parse_side("level=3", t),
+            Ok(Side::Level(Level::new(3).expect("level")))
+        );
+        assert_eq!(parse_side("6", t), Ok(Side::Level(Level::MAX)));
+        assert!(parse_side("level=7", t).is_err());
+        assert!(parse_side("lvl=2", t).is_err());
+        assert_eq!(
+            parse_side("pbrain=/bin/engine --fast", t),
+            Ok(Side::Pbrain {
+                command: "/bin/engine --fast".into(),
+                turn: t
+            })
+        );
+        assert!(parse_side("pbrain=  ", t).is_err());
+        assert!(parse_side("pbrain=x", Duration::ZERO).is_err());
     }
 
     #[test]
     fn bad_settings_are_refused() {
         let mut c = ArenaConfig {
             rules: RuleSet::from_spec("gomoku players=3").expect("spec"),
-            a: Level::MIN,
-            b: Level::MIN,
+            a: Side::Level(Level::MIN),
+            b: Side::Level(Level::MIN),
             games: 2,
             threads: 1,
             budget_scale: 0.01,
@@ -449,8 +541,8 @@ mod tests {
     fn a_short_match_plays_every_game_to_the_end_within_budget() {
         let c = ArenaConfig {
             rules: RuleSet::from_spec("gomoku size=9").expect("spec"),
-            a: Level::new(2).expect("level"),
-            b: Level::MIN,
+            a: Side::Level(Level::new(2).expect("level")),
+            b: Side::Level(Level::MIN),
             games: 2,
             threads: 2,
             budget_scale: 0.05,

@@ -24,34 +24,39 @@ pub use search::{Engine, Limits, SearchInfo, Source, Style, WIN};
 pub use simple::SimplePlayer;
 
 /// How strong the computer plays: 1 (a beginner who makes human mistakes) to 5 (the
-/// strongest the engine can be within its budget).
+/// strongest the engine can be within 2 s), and 6, the correspondence level: level 5's
+/// engine given up to 10 s a move (the service may set another budget, see `config.toml`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Level(u8);
 
 impl Level {
     /// The weakest level.
     pub const MIN: Level = Level(1);
-    /// The strongest level.
-    pub const MAX: Level = Level(5);
+    /// The strongest level (correspondence).
+    pub const MAX: Level = Level(6);
+    /// The strongest level that answers within 2 s.
+    pub const LIVE_MAX: Level = Level(5);
 
-    /// The level `n`, if it is one (1..=5).
+    /// The level `n`, if it is one (1..=6).
     pub fn new(n: u8) -> Option<Level> {
-        (1..=5).contains(&n).then_some(Level(n))
+        (1..=6).contains(&n).then_some(Level(n))
     }
 
-    /// Its number, 1..=5.
+    /// Its number, 1..=6.
     pub fn get(self) -> u8 {
         self.0
     }
 
-    /// The most time this level thinks about one move (the strongest: 2 s on one core).
+    /// The most time this level thinks about one move by default (level 5: 2 s on one core;
+    /// level 6: 10 s, which the bot's configuration may change).
     pub fn budget(self) -> Duration {
         match self.0 {
             1 => Duration::from_millis(100),
             2 => Duration::from_millis(250),
             3 => Duration::from_millis(500),
             4 => Duration::from_millis(1_000),
-            _ => Duration::from_millis(2_000),
+            5 => Duration::from_millis(2_000),
+            _ => Duration::from_millis(10_000),
         }
     }
 }
@@ -64,7 +69,7 @@ impl fmt::Display for Level {
 
 /// Why a text is not a level.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a level: use a whole number from 1 to 5")]
+#[error("`{0}` is not a level: use a whole number from 1 to 6")]
 pub struct BadLevel(pub String);
 
 impl FromStr for Level {
@@ -92,6 +97,11 @@ pub trait Player: Send {
     fn nodes(&self) -> u64 {
         0
     }
+
+    /// What the last search did, for a player that searches (the arena's statistics).
+    fn last_info(&self) -> Option<SearchInfo> {
+        None
+    }
 }
 
 /// The player for `rules` at `level`: the search engine for two players, the simple player
@@ -111,12 +121,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn levels_parse_from_one_to_five_only() {
+    fn levels_parse_from_one_to_six_only() {
         assert_eq!("3".parse::<Level>(), Ok(Level(3)));
-        assert_eq!(" 5 ".parse::<Level>(), Ok(Level::MAX));
-        for bad in ["0", "6", "-1", "x", ""] {
+        assert_eq!(" 5 ".parse::<Level>(), Ok(Level::LIVE_MAX));
+        assert_eq!("6".parse::<Level>(), Ok(Level::MAX));
+        for bad in ["0", "7", "-1", "x", ""] {
             assert!(bad.parse::<Level>().is_err(), "{bad}");
         }
-        assert!(Level::MAX.budget() <= Duration::from_secs(2));
+        assert!(Level::LIVE_MAX.budget() <= Duration::from_secs(2));
+        assert_eq!(Level::MAX.budget(), Duration::from_secs(10));
+        for n in 1..6 {
+            let (a, b) = (Level(n), Level(n + 1));
+            assert!(a.budget() < b.budget(), "level {n}");
+        }
     }
 }

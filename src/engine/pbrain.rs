@@ -480,5 +480,7 @@ fn parse_board_line(line: &str) -> Result<(u8, u8, u8), String> {
     }
 }
 
+pub mod client;
+
 #[cfg(test)]
 mod tests;

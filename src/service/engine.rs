@@ -38,6 +38,21 @@ impl EngineTurn {
         self.think_for(self.level.budget())
     }
 
+    /// As [`EngineTurn::think`], level 6 (correspondence) thinking `correspondence` instead
+    /// of its default budget (the `[engine]` section of the configuration).
+    pub fn think_correspondence(&self, correspondence: Duration) -> Option<Action> {
+        self.think_for(self.budget(correspondence))
+    }
+
+    /// The budget of this turn's level when level 6 has `correspondence`.
+    pub fn budget(&self, correspondence: Duration) -> Duration {
+        if self.level == Level::MAX {
+            correspondence
+        } else {
+            self.level.budget()
+        }
+    }
+
     /// As [`EngineTurn::think`] with another budget (tests and benchmarks).
     pub fn think_for(&self, budget: Duration) -> Option<Action> {
         let mut player = player_for(self.game.rules(), self.level);

@@ -399,6 +399,10 @@ impl Player for Engine {
     fn nodes(&self) -> u64 {
         self.info.nodes
     }
+
+    fn last_info(&self) -> Option<SearchInfo> {
+        Some(self.info)
+    }
 }
 
 /// One decision's search state.
