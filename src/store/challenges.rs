@@ -8,7 +8,10 @@ use super::model::{
     Timestamp, UserId, UserInfo,
 };
 use super::rows::{flag, pair, rules_from, time_from};
-use super::{Row, StorageError, StorageErrorKind, Store, Tx, is_unique_violation, upsert_member};
+use super::{
+    Row, StorageError, StorageErrorKind, Store, Tx, is_unique_violation, upsert_member,
+    upsert_members,
+};
 use crate::rules::RuleSet;
 
 /// A challenge (or lobby) about to be made.
@@ -110,10 +113,9 @@ impl Store {
         .bind(new.now.0)
         .execute(&mut *tx)
         .await?;
-        upsert_member(&mut tx, new.guild, &new.challenger, new.now).await?;
-        if let Some(opponent) = &new.opponent {
-            upsert_member(&mut tx, new.guild, opponent, new.now).await?;
-        }
+        let mut members = vec![&new.challenger];
+        members.extend(&new.opponent);
+        upsert_members(&mut tx, new.guild, &members, new.now).await?;
         tx.commit().await?;
         self.challenge(ChallengeId(id))
             .await?

@@ -28,6 +28,24 @@ pub(crate) async fn upsert_member(
     Ok(())
 }
 
+/// Saves several members in one transaction, in user-id order: two transactions saving the
+/// same two members (A challenges B while B challenges A) then take their row locks in the same
+/// order, so PostgreSQL never has to break a deadlock between them.
+pub(crate) async fn upsert_members(
+    tx: &mut Tx,
+    guild: GuildId,
+    users: &[&UserInfo],
+    now: Timestamp,
+) -> Result<(), sqlx::Error> {
+    let mut sorted = users.to_vec();
+    sorted.sort_by_key(|u| u.id.0);
+    sorted.dedup_by_key(|u| u.id.0);
+    for user in sorted {
+        upsert_member(tx, guild, user, now).await?;
+    }
+    Ok(())
+}
+
 impl Store {
     /// A guild's settings, if it ever saved any.
     ///

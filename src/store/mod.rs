@@ -95,7 +95,7 @@ pub use tournaments::{
 
 pub(crate) use error::is_unique_violation;
 pub(crate) use games::HUMAN_TO_ACT;
-pub(crate) use members::upsert_member;
+pub(crate) use members::{upsert_member, upsert_members};
 pub(crate) use rows::{Row, Tx};
 
 /// The only door to the database.

@@ -12,7 +12,7 @@ use sqlx::Row as _;
 
 use super::model::{ChallengeId, ChannelId, GameId, MessageId, Timestamp, UserId};
 use super::rows::{pair, small};
-use super::{NewChallenge, Row, StorageError, Store, is_unique_violation, upsert_member};
+use super::{NewChallenge, Row, StorageError, Store, is_unique_violation, upsert_members};
 
 /// An offer's number, put into button ids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -381,10 +381,9 @@ impl Store {
             .bind(game.0)
             .execute(&mut *tx)
             .await?;
-        upsert_member(&mut tx, new.guild, &new.challenger, new.now).await?;
-        if let Some(opponent) = &new.opponent {
-            upsert_member(&mut tx, new.guild, opponent, new.now).await?;
-        }
+        let mut members = vec![&new.challenger];
+        members.extend(&new.opponent);
+        upsert_members(&mut tx, new.guild, &members, new.now).await?;
         tx.commit().await?;
         Ok(ChallengeId(id))
     }

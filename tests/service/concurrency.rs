@@ -347,6 +347,36 @@ async fn moves_queued_behind_a_commit_go_in_together_and_a_refused_one_spares_th
     svc.store().check_integrity().await.unwrap();
 }
 
+async fn crossed_challenges_in_two_processes_both_go_through(db: TestDb) {
+    // A challenges B in one process while B challenges A in another: both transactions save
+    // both members. Saved in the order given, PostgreSQL could find them waiting on each other
+    // and cancel one as a deadlock; saved in user-id order, both go through.
+    let clock = Arc::new(ManualClock::new(T0));
+    let a = Arc::new(open_service(&db, config(), clock.clone()).await);
+    let b = Arc::new(open_service(&db, config(), clock).await);
+    let mut tasks = Vec::new();
+    for k in 0..24u64 {
+        let (x, y) = (user(5000 + 2 * k, "x"), user(5001 + 2 * k, "y"));
+        for (svc, from, to) in [(a.clone(), x.clone(), y.clone()), (b.clone(), y, x)] {
+            tasks.push(tokio::spawn(async move {
+                svc.challenge(&at(from), request(Some(to), "gomoku")).await
+            }));
+        }
+    }
+    let results = tokio::time::timeout(runtime_timeout(), async {
+        let mut out = Vec::new();
+        for t in tasks {
+            out.push(t.await.unwrap());
+        }
+        out
+    })
+    .await
+    .expect("no task hangs");
+    for (k, r) in results.iter().enumerate() {
+        assert!(r.is_ok(), "challenge {k}: {r:?}");
+    }
+}
+
 both_stores!(
     multi_thread 4:
     many_tasks_on_one_game_win_each_ply_exactly_once,
@@ -354,4 +384,5 @@ both_stores!(
     many_games_run_in_parallel_without_losing_moves,
     simultaneous_joiners_fill_a_lobby_exactly_and_start_one_game,
     moves_queued_behind_a_commit_go_in_together_and_a_refused_one_spares_the_rest,
+    crossed_challenges_in_two_processes_both_go_through,
 );
