@@ -55,6 +55,7 @@ mod challenges;
 mod clocks;
 mod connect;
 mod engine;
+mod engine_jobs;
 mod error;
 mod games;
 mod members;
@@ -75,6 +76,7 @@ use sqlx::AnyPool;
 pub use challenges::{NewChallenge, Seated};
 pub use clocks::ReminderCandidate;
 pub use connect::{Backend, DEFAULT_URL, Durability, StoreOptions};
+pub use engine_jobs::EngineJob;
 pub use error::{AppendError, StorageError, StorageErrorKind};
 pub use games::{GameListing, GameMeta, SeatRow, StoredAction, StoredGame, shown_deadline};
 pub use model::{

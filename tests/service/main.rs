@@ -11,6 +11,7 @@ mod common;
 mod concurrency;
 mod durability;
 mod engine;
+mod engine_jobs;
 mod flows;
 mod migrations;
 mod model;
