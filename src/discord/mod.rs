@@ -9,6 +9,7 @@ pub mod buttons;
 pub mod clocks;
 mod commands;
 pub mod engine;
+pub mod engine_jobs;
 pub mod fatal;
 mod localize;
 pub mod offers;
@@ -22,6 +23,7 @@ pub mod rest;
 pub mod review;
 pub mod text;
 pub mod tournaments;
+pub mod worker;
 
 /// Move suggestions for what a member typed (the /move autocompletion), for tests and fuzzing.
 pub use post::point_suggestions;
@@ -240,7 +242,17 @@ pub fn framework_with_engine(
     registration: Registration,
     engine: engine::Engine,
 ) -> poise::Framework<Data, Error> {
-    let engine = Arc::new(engine);
+    framework_with_shared_engine(service, i18n, registration, Arc::new(engine))
+}
+
+/// [`framework_with_engine`] with an engine the caller keeps a handle on (to stop its job
+/// taker and hand its jobs back at shutdown).
+pub fn framework_with_shared_engine(
+    service: Arc<Service>,
+    i18n: Arc<I18n>,
+    registration: Registration,
+    engine: Arc<engine::Engine>,
+) -> poise::Framework<Data, Error> {
     let commands = commands(&i18n);
     poise::Framework::builder()
         .options(poise::FrameworkOptions {
@@ -311,7 +323,8 @@ pub fn framework_with_engine(
                     i18n,
                     engine,
                 };
-                // Crash recovery: the moves the engine owes since before the restart.
+                // The moves the computer owes (since before a restart too) are jobs in the
+                // database: this process takes them when it thinks (engine_threads > 0).
                 tokio::spawn(engine::resume(data.engine_shared(ctx)));
                 tokio::spawn(review::sweep_reviews(data.engine_shared(ctx)));
                 Ok(data)
@@ -393,37 +406,30 @@ pub struct Operations {
 pub async fn run(config: Config, operations: Operations) -> Result<(), Error> {
     use crate::ops::shutdown::Drain;
 
-    let options = StoreOptions::new(config.database.url.clone());
-    let service_config = ServiceConfig {
-        challenge_ttl: Duration::from_secs(u64::from(config.game.challenge_expiry_hours) * 3600),
-        max_open_games_per_pair: config.game.max_open_games_per_pair,
-        seat_seed: None,
-        vacation_days_per_year: config.game.vacation_days_per_year,
-        clock_sweep_every: Duration::from_secs(u64::from(config.game.clock_sweep_seconds)),
-        review_nodes: crate::service::review::NODE_BUDGET,
-    };
-    let service = Service::open(&options, service_config, Arc::new(SystemClock))
-        .await
-        .map_err(|source| fatal::DatabaseAtStart {
-            database: redact_url(&config.database.url),
-            source,
-        })?;
-    let service = Arc::new(service);
-    info!(database = %redact_url(&config.database.url), "database ready, migrations applied");
+    let service = open_service(&config).await?;
     crate::render::warm_up();
     let i18n = Arc::new(I18n::load());
     let registration = config
         .discord
         .dev_guild_id
         .map_or(Registration::Global, Registration::Guild);
-    let framework = framework_with_engine(
-        Arc::clone(&service),
-        i18n,
-        registration,
+    let engine = Arc::new(
         engine::Engine::with_correspondence(
             config.game.engine_threads,
             config.engine.correspondence_budget(),
-        ),
+        )
+        .taking_jobs(engine::JobOptions {
+            slots: config.game.engine_threads,
+            role: crate::ops::metrics::WorkerRole::Run,
+            lease: config.engine.job_lease(),
+            poll: config.engine.job_poll(),
+        }),
+    );
+    let framework = framework_with_shared_engine(
+        Arc::clone(&service),
+        i18n,
+        registration,
+        Arc::clone(&engine),
     );
     let drain = Drain::new();
     let mut client = client_with_drain(http_client(&config), framework, Arc::clone(&drain)).await?;
@@ -443,12 +449,20 @@ pub async fn run(config: Config, operations: Operations) -> Result<(), Error> {
         tokio::spawn(listener.serve(operations.metrics, Arc::new(probe), listener_stopped))
     });
     let grace = Duration::from_secs(u64::from(config.shutdown_grace_seconds));
-    tokio::spawn(stop_on_signal(Arc::clone(&drain), shard_manager, grace));
+    tokio::spawn(stop_on_signal(
+        Arc::clone(&drain),
+        shard_manager,
+        Arc::clone(&engine),
+        grace,
+    ));
     client.start().await?;
     // Events the gateway delivered just before it closed run in tasks of their own that may
     // not have begun yet: let them begin, then wait for them (the watchdog bounds this).
     tokio::time::sleep(Duration::from_millis(100)).await;
     drain.wait_idle(grace).await;
+    // The engine finishes what it is thinking about within a fifth of the grace, and hands
+    // back the rest (another process takes it at once).
+    engine_jobs::stop(&engine, &service, grace / 5).await;
     flush_outbox(&service, grace / 5).await;
     service.close().await;
     let _ = stop_listener.send(true);
@@ -459,10 +473,31 @@ pub async fn run(config: Config, operations: Operations) -> Result<(), Error> {
     Ok(())
 }
 
+/// Opens the configuration's database (migrations applied) under a service.
+async fn open_service(config: &Config) -> Result<Arc<Service>, Error> {
+    let options = StoreOptions::new(config.database.url.clone());
+    let service_config = ServiceConfig {
+        challenge_ttl: Duration::from_secs(u64::from(config.game.challenge_expiry_hours) * 3600),
+        max_open_games_per_pair: config.game.max_open_games_per_pair,
+        seat_seed: None,
+        vacation_days_per_year: config.game.vacation_days_per_year,
+        clock_sweep_every: Duration::from_secs(u64::from(config.game.clock_sweep_seconds)),
+        review_nodes: crate::service::review::NODE_BUDGET,
+    };
+    let service = Service::open(&options, service_config, Arc::new(SystemClock))
+        .await
+        .map_err(|source| fatal::DatabaseAtStart {
+            database: redact_url(&config.database.url),
+            source,
+        })?;
+    info!(database = %redact_url(&config.database.url), "database ready, migrations applied");
+    Ok(Arc::new(service))
+}
+
 /// Gives the outbox's poster (still running) a bounded time to send what the last actions owe
 /// Discord, and to record what it sent, before the database closes. What is left is durable:
 /// the next start posts it, so running out of time here loses nothing.
-async fn flush_outbox(service: &Service, within: Duration) {
+pub(crate) async fn flush_outbox(service: &Service, within: Duration) {
     let deadline = tokio::time::Instant::now() + within;
     loop {
         match service.outbox_pending().await {
@@ -486,6 +521,7 @@ async fn flush_outbox(service: &Service, within: Duration) {
 async fn stop_on_signal(
     drain: Arc<crate::ops::shutdown::Drain>,
     shard_manager: Arc<serenity::ShardManager>,
+    engine: Arc<engine::Engine>,
     grace: Duration,
 ) {
     let mut signals = match Signals::new() {
@@ -497,6 +533,8 @@ async fn stop_on_signal(
     };
     signals.next().await;
     drain.start();
+    // No new engine jobs from now on: what this process has not begun is another's.
+    engine.stop_taking();
     info!(
         in_flight = drain.in_flight(),
         grace_seconds = grace.as_secs(),

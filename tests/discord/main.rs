@@ -24,3 +24,4 @@ mod scenarios;
 mod smoke;
 mod social;
 mod tournaments;
+mod workers;

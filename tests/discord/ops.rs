@@ -42,6 +42,18 @@ impl BotProcess {
         extra_config: &str,
         env: &[(&str, &str)],
     ) -> Self {
+        Self::start_command(fake, dir, &["run"], extra_config, env)
+    }
+
+    /// Starts `gomoku-bot <command…> --config dir/config.toml` against `fake` (`run`, or
+    /// `worker --engine-threads N`).
+    pub(crate) fn start_command(
+        fake: &FakeDiscord,
+        dir: &Path,
+        command_args: &[&str],
+        extra_config: &str,
+        env: &[(&str, &str)],
+    ) -> Self {
         let config = dir.join("config.toml");
         std::fs::write(
             &config,
@@ -53,7 +65,8 @@ impl BotProcess {
         .unwrap();
         let mut command = Command::new(env!("CARGO_BIN_EXE_gomoku-bot"));
         command
-            .args(["run", "--config"])
+            .args(command_args)
+            .arg("--config")
             .arg(&config)
             .env("DISCORD_TOKEN", fake.token())
             .env("DISCORD_API_URL", fake.base_url())
