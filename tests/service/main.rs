@@ -13,6 +13,7 @@ mod durability;
 mod engine;
 mod engine_jobs;
 mod flows;
+mod migrate_store;
 mod migrations;
 mod model;
 mod ratings;
