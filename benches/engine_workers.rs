@@ -28,7 +28,6 @@ use gomoku_bot::service::{
 };
 
 #[path = "../tests/support/test_db.rs"]
-#[allow(unused_macros)]
 mod test_db;
 
 const LEASE: Duration = Duration::from_secs(60);

@@ -15,11 +15,7 @@ use crate::bot::{content, is_ephemeral, play};
 use crate::ops::BotProcess;
 use crate::support::fake_discord::{FakeDiscord, Req, SlashCommand, TestUser};
 
-#[path = "../support/test_db.rs"]
-#[allow(unused_macros)]
-mod test_db;
-
-use test_db::TestDb;
+use crate::support::test_db::TestDb;
 
 /// The only game of `user`, read from the database.
 async fn game_of(svc: &Service, fake: &FakeDiscord, user: &TestUser) -> GameView {
