@@ -70,7 +70,7 @@ pub use clocks::{ClockEvent, VacationBalance, reminder_time, utc_year};
 pub use engine::EngineTurn;
 pub use error::ServiceError;
 pub use offers::{Answered, OfferError, OfferMade, Outcome};
-pub use outbox::{HOLD as OUTBOX_HOLD, OutboxKind, OutboxNote};
+pub use outbox::{GuildShards, HOLD as OUTBOX_HOLD, OutboxKind, OutboxNote, OutboxScope};
 pub use ratings::{
     Family, GameOutcome, HISTORY_LENGTH, HistoryEntry, LEADERBOARD_PAGE, LeaderboardPage,
     MIN_STONES_EACH, PlayerRatings, Ranked, Rating, RatingChange, START_RATING, Unrated,
