@@ -4,6 +4,9 @@
 
 #[path = "../support/mod.rs"]
 mod support;
+#[path = "../support/test_db.rs"]
+#[allow(unused_macros)]
+mod test_db;
 
 mod bot;
 mod clocks;
@@ -21,6 +24,7 @@ mod ratings;
 mod renju;
 mod review;
 mod scenarios;
+mod shards;
 mod smoke;
 mod social;
 mod tournaments;

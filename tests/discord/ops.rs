@@ -42,18 +42,28 @@ impl BotProcess {
         extra_config: &str,
         env: &[(&str, &str)],
     ) -> Self {
+        let config = format!(
+            "shutdown_grace_seconds = 15\n{extra_config}\n[discord]\ndev_guild_id = {}\n",
+            fake.guild_id().get()
+        );
+        Self::spawn(fake, dir, &config, env, &[])
+    }
+
+    /// Starts `gomoku-bot run ARGS --config DIR/config.toml` with `config` as that file.
+    pub(crate) fn spawn(
+        fake: &FakeDiscord,
+        dir: &Path,
+        config_text: &str,
+        env: &[(&str, &str)],
+        args: &[&str],
+    ) -> Self {
         let config = dir.join("config.toml");
-        std::fs::write(
-            &config,
-            format!(
-                "shutdown_grace_seconds = 15\n{extra_config}\n[discord]\ndev_guild_id = {}\n",
-                fake.guild_id().get()
-            ),
-        )
-        .unwrap();
+        std::fs::write(&config, config_text).unwrap();
         let mut command = Command::new(env!("CARGO_BIN_EXE_gomoku-bot"));
         command
-            .args(["run", "--config"])
+            .arg("run")
+            .args(args)
+            .arg("--config")
             .arg(&config)
             .env("DISCORD_TOKEN", fake.token())
             .env("DISCORD_API_URL", fake.base_url())
