@@ -14,6 +14,7 @@ mod engine;
 mod flows;
 mod migrations;
 mod model;
+mod processes;
 mod ratings;
 mod social;
 mod tournaments;
