@@ -80,7 +80,11 @@ pub(crate) async fn game_in(
 /// The points of a game's first plies, far from any five: ply `n` (from 0).
 pub(crate) fn point(n: usize) -> String {
     let column = ["A", "C", "E", "G", "J", "L", "N"][n / 2 % 7];
-    let row = if n % 2 == 0 { 1 + n / 14 } else { 5 + n / 14 };
+    let row = if n.is_multiple_of(2) {
+        1 + n / 14
+    } else {
+        5 + n / 14
+    };
     format!("{column}{row}")
 }
 
@@ -103,7 +107,7 @@ pub(crate) async fn play_ply(fake: &FakeDiscord, game: &Game, n: usize) -> bool 
 pub(crate) fn boards_posted(fake: &FakeDiscord, thread: ChannelId) -> HashMap<String, usize> {
     let mut out = HashMap::new();
     for m in fake.messages_in(thread) {
-        if !m["attachments"].as_array().is_some_and(|a| !a.is_empty()) {
+        if m["attachments"].as_array().is_none_or(|a| a.is_empty()) {
             continue;
         }
         let text = m["content"].as_str().unwrap_or_default();

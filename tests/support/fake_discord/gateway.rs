@@ -417,7 +417,7 @@ pub(crate) fn guild_create(
     guild: u64,
 ) -> Result<Value, super::fixtures::FixtureError> {
     let is_thread = |c: &&Value| c["type"] == PUBLIC_THREAD || c["type"] == PRIVATE_THREAD;
-    let in_guild = |c: &&Value| c["guild_id"] == guild.to_string();
+    let in_guild = |c: &&Value| super::state::snowflake_of(&c["guild_id"]) == Some(guild);
     let channels: Vec<Value> = st
         .channels
         .values()

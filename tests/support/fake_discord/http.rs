@@ -1037,7 +1037,7 @@ fn new_thread(
 }
 
 fn guilds(shared: &Shared, st: &State, method: &str, guild: u64, rest: &[&str]) -> Routed {
-    let in_guild = |c: &&Value| c["guild_id"] == guild.to_string();
+    let in_guild = |c: &&Value| super::state::snowflake_of(&c["guild_id"]) == Some(guild);
     match (method, rest) {
         ("GET", []) => Ok(Answer::json(shared.guild_json(st, guild))),
         ("GET", ["channels"]) => Ok(Answer::json(Value::Array(
