@@ -4,9 +4,6 @@
 
 #[path = "../support/mod.rs"]
 mod support;
-#[path = "../support/test_db.rs"]
-#[allow(unused_macros)]
-mod test_db;
 
 mod bot;
 mod clocks;

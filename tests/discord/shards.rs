@@ -15,7 +15,7 @@ use crate::ops::{BotProcess, slow_start};
 use crate::support::fake_discord::{
     Click, FakeConfig, FakeDiscord, Req, SlashCommand, TestUser, message_id,
 };
-use crate::test_db::TestDb;
+use crate::support::test_db::TestDb;
 
 /// A configuration file registering the commands globally (a sharded bot serves many guilds).
 const GLOBAL: &str = "shutdown_grace_seconds = 15\n";
