@@ -176,7 +176,12 @@ async fn a_sqlite_database_is_copied_whole_and_the_bot_plays_on_the_copy() {
             .fetch_one(&sqlite)
             .await
             .unwrap();
-        assert!(n > 0, "the source has rows in {}", t.name);
+        assert!(
+            n > 0,
+            "the source has no row in {}: give it one above (through the service), so that \
+             the copy of every table is compared",
+            t.name
+        );
         source_rows.push((t.name, n));
     }
 
