@@ -1,6 +1,8 @@
 //! Configuration: `config.toml` (every setting documented in `config.example.toml`) plus
 //! environment overrides (`DISCORD_TOKEN`, `DATABASE_URL`, `DISCORD_API_URL`).
 
+pub mod shards;
+
 use std::fmt;
 use std::path::Path;
 
@@ -84,6 +86,27 @@ pub struct DiscordConfig {
     pub api_url: Option<String>,
     /// Register commands to this guild only (instant, for development); none = globally.
     pub dev_guild_id: Option<u64>,
+    /// The gateway shards this process runs, `FIRST-LAST` (e.g. `0-3`); needs `shard_total`.
+    /// `--shards` overrides it. None = every shard Discord recommends.
+    pub shards: Option<String>,
+    /// How many shards the whole bot has (every process gives the same); `--shard-total`
+    /// overrides it. Alone, this process runs all of them.
+    pub shard_total: Option<u32>,
+}
+
+impl DiscordConfig {
+    /// The shards this process runs.
+    ///
+    /// # Errors
+    /// [`ConfigError::Invalid`] naming `discord.shards` for a bad range or total.
+    pub fn shard_plan(&self) -> Result<shards::Shards, ConfigError> {
+        shards::parse(self.shards.as_deref(), self.shard_total).map_err(|why| {
+            ConfigError::Invalid {
+                key: "discord.shards",
+                why,
+            }
+        })
+    }
 }
 
 /// `[database]` settings.
@@ -331,6 +354,7 @@ impl Config {
                 why: "must start with http:// or https://".to_string(),
             });
         }
+        self.discord.shard_plan()?;
         if self.game.challenge_expiry_hours == 0 || self.game.challenge_expiry_hours > 24 * 30 {
             return Err(ConfigError::Invalid {
                 key: "game.challenge_expiry_hours",
@@ -419,6 +443,8 @@ mod tests {
             "token",
             "api_url",
             "dev_guild_id",
+            "shards",
+            "shard_total",
             "url",
             "challenge_expiry_hours",
             "max_open_games_per_pair",
@@ -504,6 +530,15 @@ mod tests {
         assert!(matches!(
             Config::load(&path, env(&[])),
             Err(ConfigError::Invalid { .. })
+        ));
+        std::fs::write(
+            &path,
+            "[discord]\ntoken = \"t\"\nshards = \"2-3\"\nshard_total = 2\n",
+        )
+        .unwrap();
+        assert!(matches!(
+            Config::load(&path, env(&[])),
+            Err(ConfigError::Invalid { key: "discord.shards", why }) if why.contains("outside")
         ));
         for (line, key) in [
             (

@@ -21,6 +21,7 @@ pub mod ratings;
 pub mod renju;
 pub mod rest;
 pub mod review;
+pub mod shards;
 pub mod text;
 pub mod tournaments;
 pub mod worker;
@@ -433,17 +434,30 @@ pub async fn run(config: Config, operations: Operations) -> Result<(), Error> {
     );
     let drain = Drain::new();
     let mut client = client_with_drain(http_client(&config), framework, Arc::clone(&drain)).await?;
+    // Before the probe: it must know how many shards this process should have connected.
+    let shards = shards::resolve(config.discord.shard_plan()?, &client.http).await?;
+    info!(shards = %shards, "connecting the gateway shards");
+    // With a range of its own, this process posts what is owed in its shards' guilds (and
+    // what it wrote itself); other processes post the rest.
+    if shards.count() < shards.total {
+        service.set_outbox_scope(crate::service::OutboxScope::Shards(
+            crate::service::GuildShards {
+                first: shards.first,
+                last: shards.last,
+                total: shards.total,
+            },
+        ));
+    }
     let shard_manager = Arc::clone(&client.shard_manager);
     let (stop_listener, listener_stopped) = tokio::sync::watch::channel(false);
     let listening = operations.listener.map(|listener| {
         if let Ok(addr) = listener.local_addr() {
             info!(%addr, "serving /metrics, /healthz and /readyz");
         }
-        // `client.start()` runs one shard.
         let probe = ops::BotProbe::new(
             Arc::clone(&service),
             Arc::clone(&shard_manager),
-            1,
+            shards.count(),
             Arc::clone(&drain),
         );
         tokio::spawn(listener.serve(operations.metrics, Arc::new(probe), listener_stopped))
@@ -455,7 +469,7 @@ pub async fn run(config: Config, operations: Operations) -> Result<(), Error> {
         Arc::clone(&engine),
         grace,
     ));
-    client.start().await?;
+    shards::start(&mut client, shards).await?;
     // Events the gateway delivered just before it closed run in tasks of their own that may
     // not have begun yet: let them begin, then wait for them (the watchdog bounds this).
     tokio::time::sleep(Duration::from_millis(100)).await;

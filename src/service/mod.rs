@@ -73,7 +73,7 @@ pub use engine::{EngineTurn, take_last_nodes};
 pub use engine_jobs::{EngineJob, JobTurn};
 pub use error::ServiceError;
 pub use offers::{Answered, OfferError, OfferMade, Outcome};
-pub use outbox::{HOLD as OUTBOX_HOLD, OutboxKind, OutboxNote};
+pub use outbox::{GuildShards, HOLD as OUTBOX_HOLD, OutboxKind, OutboxNote, OutboxScope};
 pub use ratings::{
     Family, GameOutcome, HISTORY_LENGTH, HistoryEntry, LEADERBOARD_PAGE, LeaderboardPage,
     MIN_STONES_EACH, PlayerRatings, Ranked, Rating, RatingChange, START_RATING, Unrated,

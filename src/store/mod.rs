@@ -68,6 +68,7 @@ mod outbox;
 pub mod ratings;
 mod reviews;
 mod rows;
+mod shards;
 mod tournaments;
 
 use std::sync::Arc;
@@ -92,6 +93,7 @@ pub use ops::{OpenCounts, PoolUse};
 pub use outbox::{OutboxEnd, OutboxKind, OutboxRow, Owed};
 pub use ratings::{Family, Ranked, Rating, RatingChange, Scope, Unrated};
 pub use reviews::{ReviewClaim, RunningReview};
+pub use shards::{GuildShards, OutboxScope};
 pub use tournaments::{
     BoardRow, EntryRow, Joined, NewTournament, PlannedBoard, Seeding, StoredTournament,
     TournamentId, TournamentRow, TournamentStatus,

@@ -21,6 +21,7 @@ mod ratings;
 mod renju;
 mod review;
 mod scenarios;
+mod shards;
 mod smoke;
 mod social;
 mod tournaments;

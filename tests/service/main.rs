@@ -16,6 +16,7 @@ mod flows;
 mod migrate_store;
 mod migrations;
 mod model;
+mod processes;
 mod ratings;
 mod social;
 mod tournaments;
