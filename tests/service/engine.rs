@@ -49,6 +49,21 @@ async fn a_game_against_the_engine_starts_at_once_unrated_with_its_level(db: Tes
     );
 }
 
+/// Every level the bot offers, level 6 (correspondence) included, starts a game and is kept
+/// on the game's row (the first schema's check allowed 1-5 only, so level 6 failed to start).
+async fn every_level_starts_a_game_and_keeps_its_level(db: TestDb) {
+    let env = Env::new(db).await;
+    for n in 1..=6 {
+        let member = user(100 + u64::from(n), "Member");
+        let view = env
+            .svc
+            .challenge_engine(&at(member), &engine(), level(n), request(None, "gomoku"))
+            .await
+            .unwrap_or_else(|e| panic!("level {n} starts: {e:?}"));
+        assert_eq!(env.svc.engine_level(view.id).await, Ok(Some(level(n))));
+    }
+}
+
 async fn the_engine_moves_on_its_turn_and_a_stale_answer_is_refused(db: TestDb) {
     let mut env = Env::new(db).await;
     let view = env
@@ -327,6 +342,7 @@ async fn the_computer_agrees_to_take_backs_at_once(db: TestDb) {
 
 both_stores!(
     a_game_against_the_engine_starts_at_once_unrated_with_its_level,
+    every_level_starts_a_game_and_keeps_its_level,
     the_engine_moves_on_its_turn_and_a_stale_answer_is_refused,
     engine_challenges_are_refused_for_bots_lobbies_and_too_many_games,
     the_computer_never_runs_out_of_time_but_its_opponent_does,
