@@ -14,6 +14,7 @@ use crate::rules::{Action, Game, RuleSet};
 
 pub mod arena;
 mod board;
+mod cache;
 mod openings;
 mod patterns;
 mod search;
@@ -21,6 +22,7 @@ mod tt;
 
 pub use search::{Engine, Limits, SearchInfo, Source, Style, WIN};
 
+pub use cache::{KEPT_GAMES, player_for_game};
 pub use simple::SimplePlayer;
 
 /// How strong the computer plays: 1 (a beginner who makes human mistakes) to 5 (the

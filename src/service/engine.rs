@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use super::{Actor, ChallengeRequest, GameView, Played, Service, ServiceError};
-use crate::engine::{Level, player_for};
+use crate::engine::{Level, player_for_game};
 use crate::rules::{Action, Game};
 use crate::store::{ChannelId, GameId, GameStatus, GuildId, NewChallenge, UserId, UserInfo};
 
@@ -55,7 +55,7 @@ impl EngineTurn {
 
     /// As [`EngineTurn::think`] with another budget (tests and benchmarks).
     pub fn think_for(&self, budget: Duration) -> Option<Action> {
-        let mut player = player_for(self.game.rules(), self.level);
+        let mut player = player_for_game(self.id.0 as u64, self.game.rules(), self.level);
         let action = player
             .choose(&self.game, budget)
             .filter(|&a| self.game.is_legal(a));
