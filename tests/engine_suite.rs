@@ -163,7 +163,7 @@ fn threat_positions_are_what_their_category_says() {
                 let mut passed = p.game.clone();
                 let far = far_point(&p.game).expect("an empty point");
                 passed.apply(Action::Place(far)).expect("legal");
-                let (vcf, vct) = threat_wins(&passed, 150_000);
+                let (vcf, vct) = threat_wins(&passed, 40_000);
                 assert!(
                     !vcf.is_empty() || !vct.is_empty(),
                     "line {}: after a pass ({far}) the opponent has no threat win",

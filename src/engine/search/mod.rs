@@ -387,6 +387,45 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// The first move of a threat win (continuous fours first, then fours and open threes)
+    /// for the side to move within this level's threat depths, or `None` when none is found
+    /// within `limits` (the suite's generator asks this of every reply it tries, so it stops
+    /// at the first win rather than listing them all).
+    pub fn threat_win(&mut self, game: &Game, limits: Limits) -> Option<Action> {
+        let start = Instant::now();
+        if game.is_over() || game.phase() != Phase::Playing || game.rules().players != 2 {
+            return None;
+        }
+        let mut search = Search {
+            b: Board::new(game),
+            tt: &mut self.tt,
+            style: self.style,
+            nodes: 0,
+            node_limit: limits.nodes,
+            deadline: start + limits.time,
+            stopped: false,
+            vcf_failed: HashMap::new(),
+        };
+        let me = search.b.to_move();
+        let found = search
+            .vcf_root(me, self.style.vcf_depth.max(8))
+            .or_else(|| {
+                search.stopped = false;
+                search.vct_root(me, self.style.vct_depth.max(8))
+            });
+        self.info = SearchInfo {
+            nodes: search.nodes,
+            elapsed: start.elapsed(),
+            source: Source::Vct,
+            ..SearchInfo::default()
+        };
+        found
+            .and_then(|c| search.b.point(usize::from(c)))
+            .map(Action::Place)
+    }
+}
+
 impl Player for Engine {
     fn choose(&mut self, game: &Game, budget: Duration) -> Option<Action> {
         self.choose_with(game, Limits::time(budget))
