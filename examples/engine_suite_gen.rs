@@ -66,7 +66,11 @@ fn nodes_for(level: u8) -> u64 {
 
 /// Level 4's threat depths: the screen every position goes through.
 fn quick() -> Engine {
-    Engine::with_style(Level::MAX, Style::for_level(Level::new(4).expect("level")), 1)
+    Engine::with_style(
+        Level::MAX,
+        Style::for_level(Level::new(4).expect("level")),
+        1,
+    )
 }
 
 fn strong() -> Engine {
