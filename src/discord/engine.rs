@@ -352,6 +352,7 @@ async fn post_move(shared: &Shared, reply: &Reply, played: &Played, bot: UserId)
             &played.report,
         )),
         lang: Some(lang.code().to_owned()),
+        ..OutboxNote::default()
     };
     shared.service.outbox_release(view.id, view.ply, note);
 }

@@ -29,6 +29,8 @@ pub struct OutboxNote {
     pub lead: Option<String>,
     /// The language code of a board the poster posts.
     pub lang: Option<String>,
+    /// The largest picture the board may carry (the interaction's upload limit), when known.
+    pub picture_limit: Option<u32>,
 }
 
 /// Notes waiting for the poster, and the poster's wake-up call.
