@@ -22,7 +22,16 @@ pub async fn start_bot(fake: &FakeDiscord, db: &Path) -> RunningBot {
 
 /// [`start_bot`] with a service configured by `config`.
 pub async fn start_bot_with(fake: &FakeDiscord, db: &Path, config: ServiceConfig) -> RunningBot {
-    let service = Service::open(&StoreOptions::for_file(db), config, Arc::new(SystemClock))
+    start_bot_on(fake, &StoreOptions::for_file(db), config).await
+}
+
+/// [`start_bot_with`] on the database `store` names (SQLite or PostgreSQL).
+pub async fn start_bot_on(
+    fake: &FakeDiscord,
+    store: &StoreOptions,
+    config: ServiceConfig,
+) -> RunningBot {
+    let service = Service::open(store, config, Arc::new(SystemClock))
         .await
         .expect("open the database");
     let framework = discord::framework(

@@ -2,7 +2,8 @@
 //! lock while members play (a private message in the member's language, nothing lost, the move
 //! made again goes through), and files the bot must not touch: one that is not a database and
 //! one written by a newer release stop the real binary at start with one line and status 2,
-//! and their bytes are unchanged.
+//! and their bytes are unchanged. On PostgreSQL (with `TEST_DATABASE_URL`), a schema written
+//! by a newer release stops the binary the same way, its tables and rows unchanged.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -170,4 +171,78 @@ async fn a_database_from_a_newer_release_stops_the_bot_and_is_left_untouched() {
         .unwrap();
     conn.close().await.unwrap();
     refused_untouched(dir.path(), "was written by a newer release").await;
+}
+
+/// What a PostgreSQL schema holds: its tables and every applied migration, and the rows of
+/// the tables the bot writes first.
+async fn schema_snapshot(db: &crate::test_db::TestDb) -> Vec<String> {
+    let mut conn = db.raw().await;
+    let mut seen: Vec<String> = sqlx::query(
+        "SELECT table_name::text FROM information_schema.tables \
+         WHERE table_schema = current_schema() ORDER BY 1",
+    )
+    .fetch_all(&mut conn)
+    .await
+    .unwrap()
+    .iter()
+    .map(|r| format!("table {}", r.get::<String, _>(0)))
+    .collect();
+    seen.extend(
+        sqlx::query("SELECT version, description FROM _sqlx_migrations ORDER BY version")
+            .fetch_all(&mut conn)
+            .await
+            .unwrap()
+            .iter()
+            .map(|r| format!("migration {} {}", r.get::<i64, _>(0), r.get::<String, _>(1))),
+    );
+    for table in ["guild_settings", "challenges", "games", "moves", "outbox"] {
+        let n: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table}"))
+            .fetch_one(&mut conn)
+            .await
+            .unwrap();
+        seen.push(format!("{table}: {n} rows"));
+    }
+    sqlx::Connection::close(conn).await.ok();
+    seen
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgres_schema_from_a_newer_release_stops_the_bot_and_is_left_untouched() {
+    let Some(db) = crate::test_db::TestDb::postgres(module_path!()).await else {
+        return;
+    };
+    // Today's schema, then a migration this binary does not know.
+    let store = Store::open(&db.options()).await.unwrap();
+    store.close().await;
+    let mut conn = db.raw().await;
+    sqlx::query(
+        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+         VALUES (99990101000000, 'from a newer release', TRUE, '\\x00'::bytea, 0)",
+    )
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    sqlx::Connection::close(conn).await.ok();
+    let before = schema_snapshot(&db).await;
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start_with(slow_start()).await;
+    let mut bot = BotProcess::start(&fake, dir.path(), "", &[("DATABASE_URL", db.url.as_str())]);
+    let status = bot.exit_code(Duration::from_secs(60)).await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let output = bot.output();
+    assert_eq!(status, Some(2), "{output:?}");
+    let errors: Vec<&String> = output.iter().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{output:?}");
+    assert!(
+        errors[0].starts_with("error: the database postgres://")
+            && errors[0].contains("was written by a newer release")
+            && errors[0].contains("left untouched"),
+        "{}",
+        errors[0]
+    );
+    assert_eq!(schema_snapshot(&db).await, before, "the schema was changed");
+    assert_eq!(fake.identifies(), 0, "it never connected to Discord");
+    for line in &output {
+        assert!(!line.contains(fake.token()), "the token is in a log line");
+    }
 }
