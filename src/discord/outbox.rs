@@ -329,7 +329,10 @@ impl Poster {
             .map(|s| s.thread_per_game)
             .unwrap_or(true);
         if threads && view.thread.is_none() && row.message_id.is_none() {
-            match self.open_thread(&view, row.attempts).await {
+            match self
+                .open_thread(&view, note.thread_from, row.attempts)
+                .await
+            {
                 Ok(Some(thread)) => {
                     // Recorded before the board goes up, so that a move typed in the thread
                     // the moment it appears finds its game.
@@ -357,38 +360,42 @@ impl Poster {
         self.board(row, Some(note), view, current).await
     }
 
-    /// Opens the game's thread from its challenge message: its id, or `None` when the
-    /// challenge has no message to open it from.
+    /// Opens the game's thread from the message `from` (the Accept click's, when the front
+    /// said), else from its challenge's recorded message: the thread's id, or `None` when
+    /// there is no message to open it from.
     async fn open_thread(
         &self,
         view: &GameView,
+        from: Option<(u64, u64)>,
         attempts: u32,
     ) -> Result<Option<crate::service::ChannelId>, Failure> {
-        let Some(challenge) = view.challenge else {
-            return Ok(None);
-        };
-        let message = match self.service.challenge_info(view.guild, challenge).await {
-            Ok(c) => c.message,
-            Err(ServiceError::NoSuchChallenge) => None,
-            Err(e) => {
-                return Err(classify(
-                    0,
-                    None,
-                    None,
-                    false,
-                    attempts,
-                    format!("reading the challenge: {e}"),
-                ));
+        let recorded = match (from, view.challenge) {
+            (Some(_), _) | (None, None) => None,
+            (None, Some(challenge)) => {
+                match self.service.challenge_info(view.guild, challenge).await {
+                    Ok(c) => c.message.map(|(channel, message)| (channel.0, message.0)),
+                    Err(ServiceError::NoSuchChallenge) => None,
+                    Err(e) => {
+                        return Err(classify(
+                            0,
+                            None,
+                            None,
+                            false,
+                            attempts,
+                            format!("reading the challenge: {e}"),
+                        ));
+                    }
+                }
             }
         };
-        let Some((channel, message)) = message else {
+        let Some((channel, message)) = from.or(recorded) else {
             return Ok(None);
         };
         let opened = counted(
             Op::Thread,
-            serenity::ChannelId::new(channel.0.max(1)).create_thread_from_message(
+            serenity::ChannelId::new(channel.max(1)).create_thread_from_message(
                 &*self.http,
-                serenity::MessageId::new(message.0.max(1)),
+                serenity::MessageId::new(message.max(1)),
                 serenity::CreateThread::new(post::thread_name(view)),
             ),
         )
@@ -401,7 +408,7 @@ impl Poster {
                     game = view.id.0,
                     "the game's thread was opened before the restart"
                 );
-                Ok(Some(crate::service::ChannelId(message.0)))
+                Ok(Some(crate::service::ChannelId(message)))
             }
             Err(e) => {
                 let status = error_status(&e);

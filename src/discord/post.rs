@@ -499,6 +499,7 @@ pub async fn announce(
         lead: lead_copy,
         lang: Some(lang.code().to_owned()),
         picture_limit: Some(origin.attachment_size_limit),
+        thread_from: None,
     };
     let answered = OutboxNote {
         answered: Some(0),
@@ -653,6 +654,7 @@ pub async fn start_game(
             OutboxNote {
                 lang: Some(lang.code().to_owned()),
                 picture_limit: Some(click.attachment_size_limit),
+                thread_from: Some((click.channel_id.get(), click.message.id.get())),
                 ..OutboxNote::default()
             },
         );

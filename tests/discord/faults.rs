@@ -17,8 +17,8 @@
 use std::time::Duration;
 
 use crate::bot::{content, is_ephemeral, start_two_player};
-use crate::ops::{BotProcess, slow_start};
-use crate::support::fake_discord::{FakeConfig, FakeDiscord, Req, SlashCommand, TestUser};
+use crate::ops::{BotProcess, resuming_fake, slow_start};
+use crate::support::fake_discord::{FakeDiscord, Req, SlashCommand, TestUser};
 use serenity::all::ChannelId;
 
 /// Close codes after which serenity resumes the session.
@@ -103,13 +103,8 @@ fn assert_no_token(bot: &BotProcess, tokens: &[&str]) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_goes_on_through_every_close_code_reconnect_invalid_session_and_a_zombie() {
     let dir = tempfile::tempdir().unwrap();
-    let fake = FakeDiscord::start_with(FakeConfig {
-        // Serenity notices a dead or silent connection at its next heartbeat: keep that short.
-        heartbeat_interval_ms: 1_000,
-        ..slow_start()
-    })
-    .await;
-    fake.accept_resumes(true);
+    // Serenity notices a dead or silent connection at its next heartbeat: keep that short.
+    let fake = resuming_fake(1_000).await;
     let bot = BotProcess::start(&fake, dir.path(), "", &[("RUST_LOG", "debug")]);
     fake.wait_until_ready().await;
     fake.next_request(&Req::put("/applications/*/guilds/*/commands"))

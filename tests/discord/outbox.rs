@@ -13,10 +13,22 @@ use gomoku_bot::service::ServiceConfig;
 use gomoku_bot::store::StoreOptions;
 
 use crate::bot::{
-    accept, challenge, connected, content, is_ephemeral, mentions, play, start_bot, start_bot_on,
-    start_two_player,
+    Started, accept, challenge, connected, content, is_ephemeral, mentions, play, start_bot,
+    start_bot_on, start_two_player,
 };
-use crate::support::fake_discord::{ErrorAnswer, FakeDiscord, Req, SlashCommand, TestUser};
+use crate::support::fake_discord::{
+    ErrorAnswer, FakeDiscord, Req, RunningBot, SlashCommand, TestUser,
+};
+
+/// The bot connected on a database in `dir`, and a game of alice and bob started in its
+/// thread.
+async fn a_game(dir: &Path) -> (FakeDiscord, RunningBot, Started) {
+    let (fake, bot) = connected(dir).await;
+    let alice = fake.add_user("alice");
+    let bob = fake.add_user("bob");
+    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+    (fake, bot, started)
+}
 
 /// A move typed in the game's channel (not its thread), naming the game: its board is owed
 /// in the thread, posted after the member's private acknowledgement.
@@ -100,10 +112,7 @@ async fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_board_refused_with_5xx_and_429_is_posted_exactly_once_after_the_retries() {
     let dir = tempfile::tempdir().unwrap();
-    let (fake, bot) = connected(dir.path()).await;
-    let alice = fake.add_user("alice");
-    let bob = fake.add_user("bob");
-    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+    let (fake, bot, started) = a_game(dir.path()).await;
     let [first, _] = &started.order;
     let thread = started.thread;
     let route = Req::post(&format!("/channels/{thread}/messages"));
@@ -214,7 +223,7 @@ async fn a_repeated_nonce_returns_the_message_discord_already_made() {
 }
 
 /// Opens the bot on `db` against `fake` again, as after a restart.
-async fn restart(fake: &FakeDiscord, db: &Path) -> crate::support::fake_discord::RunningBot {
+async fn restart(fake: &FakeDiscord, db: &Path) -> RunningBot {
     let bot = start_bot(fake, db).await;
     fake.wait_until_ready().await;
     bot
@@ -224,10 +233,7 @@ async fn restart(fake: &FakeDiscord, db: &Path) -> crate::support::fake_discord:
 async fn boards_still_owed_at_a_restart_are_posted_once_in_order_after_it() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bot.db");
-    let (fake, bot) = connected(dir.path()).await;
-    let alice = fake.add_user("alice");
-    let bob = fake.add_user("bob");
-    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+    let (fake, bot, started) = a_game(dir.path()).await;
     let [first, second] = &started.order;
     let thread = started.thread;
     let route = Req::post(&format!("/channels/{thread}/messages"));
@@ -280,10 +286,7 @@ async fn boards_still_owed_at_a_restart_are_posted_once_in_order_after_it() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_thread_that_refuses_for_good_is_given_up_reported_and_holds_nothing_up() {
     let dir = tempfile::tempdir().unwrap();
-    let (fake, bot) = connected(dir.path()).await;
-    let alice = fake.add_user("alice");
-    let bob = fake.add_user("bob");
-    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+    let (fake, bot, started) = a_game(dir.path()).await;
     let [first, second] = &started.order;
     let thread = started.thread;
     let route = Req::post(&format!("/channels/{thread}/messages"));
@@ -326,10 +329,7 @@ async fn a_thread_that_refuses_for_good_is_given_up_reported_and_holds_nothing_u
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_missing_permission_on_the_first_try_is_told_to_the_member_and_given_up() {
     let dir = tempfile::tempdir().unwrap();
-    let (fake, bot) = connected(dir.path()).await;
-    let alice = fake.add_user("alice");
-    let bob = fake.add_user("bob");
-    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+    let (fake, bot, started) = a_game(dir.path()).await;
     let [first, second] = &started.order;
     let thread = started.thread;
     // The game's start is ended in the outbox, so that the front posts the next board itself.
@@ -509,10 +509,7 @@ async fn a_board_discord_made_before_a_crash_and_the_record_is_not_posted_again_
 {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bot.db");
-    let (fake, bot) = connected(dir.path()).await;
-    let alice = fake.add_user("alice");
-    let bob = fake.add_user("bob");
-    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+    let (fake, bot, started) = a_game(dir.path()).await;
     let [first, _] = &started.order;
     let thread = started.thread;
     let route = Req::post(&format!("/channels/{thread}/messages"));
