@@ -16,6 +16,9 @@
 //! - `GOMOKU_BENCH_PLIES` (default 100): moves per game under load (25 times that in all);
 //! - `GOMOKU_BENCH_DURABILITY=normal`: `synchronous=NORMAL` instead of the default `FULL`, to
 //!   see what the sync per commit costs;
+//! - `GOMOKU_BENCH_DATABASE_URL=postgres://root@127.0.0.1:5432/test`: the bot runs on a fresh
+//!   schema of that PostgreSQL database instead of a SQLite file (the PostgreSQL server's
+//!   own CPU time is then reported beside the process's);
 //! - `GOMOKU_BENCH_MARKS`: print the monotonic clock at the load's start and end, to cut a
 //!   `perf record -k CLOCK_MONOTONIC` profile to the load phase.
 
@@ -236,11 +239,54 @@ impl Memory {
     }
 }
 
+/// CPU time used so far by the PostgreSQL server's processes (every process named
+/// `postgres`), from /proc/*/stat. Linux only; zero elsewhere.
+fn postgres_cpu() -> Duration {
+    let mut total = Duration::ZERO;
+    let Ok(procs) = std::fs::read_dir("/proc") else {
+        return total;
+    };
+    for entry in procs.flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+            continue;
+        };
+        if &stat[open + 1..close] != "postgres" {
+            continue;
+        }
+        let fields: Vec<&str> = stat[close + 2..].split(' ').collect();
+        let ticks: u64 = [11, 12]
+            .iter()
+            .filter_map(|&i| fields.get(i)?.parse::<u64>().ok())
+            .sum();
+        total += Duration::from_millis(10) * u32::try_from(ticks).unwrap_or(u32::MAX);
+    }
+    total
+}
+
+/// The database the bot runs on: a SQLite file in `dir`, or with `GOMOKU_BENCH_DATABASE_URL`
+/// set to a PostgreSQL URL, a fresh schema there (dropped at the end).
+async fn database(dir: &Path) -> (StoreOptions, Option<support::test_db::TestDb>) {
+    match std::env::var("GOMOKU_BENCH_DATABASE_URL") {
+        Ok(server) if server.starts_with("postgres") => {
+            let db = support::test_db::TestDb::postgres_at(&server).await;
+            (db.options(), Some(db))
+        }
+        _ => (StoreOptions::for_file(&dir.join("bot.db")), None),
+    }
+}
+
 /// Starts the bot; also returns the heap its picture caches took (built ahead, as in `run`).
-async fn start_bot(fake: &FakeDiscord, db: &Path, durability: Durability) -> (RunningBot, f64) {
+async fn start_bot(
+    fake: &FakeDiscord,
+    options: StoreOptions,
+    durability: Durability,
+) -> (RunningBot, f64) {
     let options = StoreOptions {
         durability,
-        ..StoreOptions::for_file(db)
+        ..options
     };
     let service = Service::open(&options, ServiceConfig::default(), Arc::new(SystemClock))
         .await
@@ -272,7 +318,19 @@ async fn bench(plies: usize, durability: Durability) {
         })
         .await,
     );
-    let (bot, picture_caches) = start_bot(&fake, &dir.path().join("bot.db"), durability).await;
+    let (options, schema) = database(dir.path()).await;
+    let store_name = if schema.is_some() {
+        "PostgreSQL (a fresh schema)".to_owned()
+    } else {
+        format!(
+            "SQLite file ({})",
+            match durability {
+                Durability::Full => "synchronous=FULL",
+                Durability::Normal => "synchronous=NORMAL",
+            }
+        )
+    };
+    let (bot, picture_caches) = start_bot(&fake, options, durability).await;
     fake.wait_until_ready().await;
     fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
         .await;
@@ -299,11 +357,13 @@ async fn bench(plies: usize, durability: Durability) {
 
     // Load: 25 games, 50 players at once.
     let cpu_before = cpu_by_thread();
+    let postgres_before = postgres_cpu();
     let numbered: Vec<(usize, &Game)> = loaded_games.iter().enumerate().collect();
     mark("load start");
     let (loaded, loaded_wall) = play_all(&fake, &router, &numbered, 0..plies).await;
     mark("load end");
     let cpu = cpu_delta(&cpu_before, &cpu_by_thread());
+    let postgres = postgres_cpu().saturating_sub(postgres_before);
     memory.push(Memory::now("after the load"));
     let load_after = load_average();
 
@@ -327,13 +387,7 @@ async fn bench(plies: usize, durability: Durability) {
     let base = Summary::of(&baseline, baseline_wall);
     let load = Summary::of(&loaded, loaded_wall);
     println!();
-    println!(
-        "gomoku-bot end to end: fake Discord + real serenity/poise client + SQLite file ({})",
-        match durability {
-            Durability::Full => "synchronous=FULL",
-            Durability::Normal => "synchronous=NORMAL",
-        }
-    );
+    println!("gomoku-bot end to end: fake Discord + real serenity/poise client + {store_name}");
     println!(
         "machine: {} cores; load average {load_before} before, {load_after} after",
         std::thread::available_parallelism().map_or(0, |n| n.get())
@@ -399,6 +453,13 @@ async fn bench(plies: usize, durability: Durability) {
     );
     for (name, t) in &cpu {
         println!("  {name:<28} {:>7.2} s", t.as_secs_f64());
+    }
+    if schema.is_some() {
+        println!(
+            "  and the PostgreSQL server (all its processes, any client): {:.2} s = {:.2} ms per move",
+            postgres.as_secs_f64(),
+            postgres.as_secs_f64() * 1000.0 / load.moves.max(1) as f64
+        );
     }
     let cores = std::thread::available_parallelism().map_or(1.0, |n| n.get() as f64);
     println!(

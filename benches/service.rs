@@ -10,7 +10,13 @@
 //!   Rust heap bytes (a counting allocator) and resident set size, before and after
 //!   loading 1,000 games of 40 moves each.
 //!
-//! Run: `cargo bench --bench service`.
+//! - `service/move-postgres`: the same single move on PostgreSQL, when
+//!   `GOMOKU_BENCH_DATABASE_URL` names a server (a fresh schema of its own, dropped after);
+//!   before the criterion runs, the median and p99 of 2,000 single moves are printed for
+//!   each store side by side, from the same run.
+//!
+//! Run: `cargo bench --bench service` (with
+//! `GOMOKU_BENCH_DATABASE_URL=postgres://root@127.0.0.1:5432/test` for PostgreSQL).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Arc;
@@ -24,6 +30,10 @@ use gomoku_bot::service::{
 };
 use gomoku_bot::store::{Durability, StoreOptions};
 use tempfile::TempDir;
+
+// A PostgreSQL schema of the bench's own (the tests' helper).
+#[path = "../tests/support/test_db.rs"]
+mod test_db;
 
 /// Counts the bytes the Rust heap holds (SQLite's own C heap is not counted).
 struct Counting;
@@ -87,6 +97,7 @@ fn quiet_sequence(max: usize) -> Vec<Point> {
 
 struct Bench {
     _dir: TempDir,
+    _schema: Option<test_db::TestDb>,
     svc: Arc<Service>,
     next_user: u64,
 }
@@ -111,6 +122,25 @@ impl Bench {
             .expect("open");
         Bench {
             _dir: dir,
+            _schema: None,
+            svc: Arc::new(svc),
+            next_user: 1,
+        }
+    }
+
+    /// A bench on a fresh schema of the PostgreSQL database at `server`.
+    async fn postgres(server: &str) -> Bench {
+        let schema = test_db::TestDb::postgres_at(server).await;
+        let config = ServiceConfig {
+            max_open_games_per_pair: u32::MAX,
+            ..ServiceConfig::default()
+        };
+        let svc = Service::open(&schema.options(), config, Arc::new(SystemClock))
+            .await
+            .expect("open");
+        Bench {
+            _dir: tempfile::tempdir().expect("temp dir"),
+            _schema: Some(schema),
             svc: Arc::new(svc),
             next_user: 1,
         }
@@ -162,13 +192,91 @@ async fn play(svc: &Service, id: GameId, actors: &[Actor; 2], seq: &[Point], ply
     std::hint::black_box(played);
 }
 
+/// The PostgreSQL server to bench on, if any.
+fn postgres_server() -> Option<String> {
+    std::env::var("GOMOKU_BENCH_DATABASE_URL")
+        .ok()
+        .filter(|u| u.starts_with("postgres"))
+}
+
+/// Plays `moves` single moves one after the other and returns their latencies, sorted.
+fn single_move_latencies(
+    rt: &tokio::runtime::Runtime,
+    bench: &mut Bench,
+    moves: usize,
+) -> Vec<Duration> {
+    let seq = quiet_sequence(250);
+    let mut current = rt.block_on(bench.new_game());
+    let mut ply = 0;
+    let mut latencies = Vec::with_capacity(moves);
+    for _ in 0..moves {
+        if ply == seq.len() {
+            current = rt.block_on(bench.new_game());
+            ply = 0;
+        }
+        let start = Instant::now();
+        rt.block_on(play(&bench.svc, current.0, &current.1, &seq, ply));
+        latencies.push(start.elapsed());
+        ply += 1;
+    }
+    latencies.sort_unstable();
+    latencies
+}
+
+/// Prints the median and p99 of 2,000 single moves on each store, from the same run.
+fn report_latencies() {
+    const MOVES: usize = 2000;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let quantile = |sorted: &[Duration], q: f64| {
+        let rank = (q * sorted.len() as f64).ceil() as usize;
+        sorted[rank.clamp(1, sorted.len()) - 1]
+    };
+    let mut stores = vec![(
+        "SQLite, synchronous=FULL",
+        rt.block_on(Bench::new(Durability::Full)),
+    )];
+    match postgres_server() {
+        Some(server) => stores.push(("PostgreSQL", rt.block_on(Bench::postgres(&server)))),
+        None => println!(
+            "PostgreSQL skipped: set GOMOKU_BENCH_DATABASE_URL (e.g. postgres://root@127.0.0.1:5432/test)"
+        ),
+    }
+    println!("one move through the service, {MOVES} moves one after the other:");
+    for (name, mut bench) in stores {
+        let l = single_move_latencies(&rt, &mut bench, MOVES);
+        println!(
+            "  {name:<26} median {:.3} ms, p99 {:.3} ms, max {:.3} ms",
+            quantile(&l, 0.5).as_secs_f64() * 1000.0,
+            quantile(&l, 0.99).as_secs_f64() * 1000.0,
+            l[l.len() - 1].as_secs_f64() * 1000.0
+        );
+        rt.block_on(bench.svc.close());
+    }
+}
+
 fn bench_single_moves(c: &mut Criterion, durability: Durability, name: &str) {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .expect("runtime");
+    let bench = rt.block_on(Bench::new(durability));
+    bench_moves_on(c, &rt, bench, name);
+}
+
+fn bench_single_moves_postgres(c: &mut Criterion, server: &str) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let bench = rt.block_on(Bench::postgres(server));
+    bench_moves_on(c, &rt, bench, "service/move-postgres");
+}
+
+fn bench_moves_on(c: &mut Criterion, rt: &tokio::runtime::Runtime, mut bench: Bench, name: &str) {
     let seq = quiet_sequence(250);
-    let mut bench = rt.block_on(Bench::new(durability));
     let mut current = rt.block_on(bench.new_game());
     let mut ply = 0;
     // Warm the cache: the first move loads nothing (accepting cached the game already).
@@ -307,7 +415,11 @@ fn report_memory() {
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     report_memory();
+    report_latencies();
     bench_single_moves(&mut c, Durability::Full, "service/move");
+    if let Some(server) = postgres_server() {
+        bench_single_moves_postgres(&mut c, &server);
+    }
     bench_many_games(&mut c, Durability::Full, "1000-games", 4);
     bench_single_moves(&mut c, Durability::Normal, "service/move-durability-normal");
     bench_many_games(

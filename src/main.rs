@@ -154,6 +154,17 @@ enum Command {
         #[arg(long, default_value = "light")]
         theme: String,
     },
+    /// Copies every table of a SQLite database into an empty PostgreSQL one (ids kept), in one
+    /// transaction, then checks the row counts and replays every game's move log. Stop the
+    /// bot first. The source is brought up to this release's schema, as `run` would do.
+    MigrateStore {
+        /// The SQLite database to copy: sqlite://path/to/gomoku-bot.db (must exist).
+        #[arg(long, value_name = "URL")]
+        from: String,
+        /// The empty PostgreSQL database to fill: postgres://user@host/database.
+        #[arg(long, value_name = "URL")]
+        to: String,
+    },
     /// Prints a rule set in words.
     Rules {
         /// The preset (default: pente).
@@ -307,6 +318,7 @@ fn main() -> ExitCode {
             nodes,
             theme,
         } => review_command(&rules, &set, &moves, out.as_deref(), json, nodes, &theme),
+        Command::MigrateStore { from, to } => migrate_store_command(&from, &to),
         Command::Rules { preset, set } => {
             match cli::rule_set(preset.as_deref().unwrap_or("pente"), &set) {
                 Ok(r) => {
@@ -418,6 +430,67 @@ fn review_command(
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
+}
+
+/// `migrate-store`: the copy, then the checks on the copy. Bad input exits 2 (nothing
+/// written); a failed copy (rolled back) or a failed check exits 1.
+fn migrate_store_command(from: &str, to: &str) -> ExitCode {
+    use gomoku_bot::store::{MigrateStoreError, Store, StoreOptions, redact_url};
+
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    runtime.block_on(async {
+        let copied = match gomoku_bot::store::copy_sqlite_to_postgres(from, to).await {
+            Ok(c) => c,
+            Err(MigrateStoreError::Refused(line)) => return usage_error(line),
+            Err(MigrateStoreError::Failed(line)) => {
+                eprintln!("error: {line}");
+                return ExitCode::from(1);
+            }
+        };
+        for (table, rows) in &copied.tables {
+            println!("copied {table}: {rows} rows");
+        }
+        let check_failed = |what: String| {
+            eprintln!(
+                "error: the copy into {} was committed, but {what}: do not start the bot on it; empty it and copy again",
+                redact_url(to)
+            );
+            ExitCode::from(1)
+        };
+        let target = match Store::open(&StoreOptions::new(to)).await {
+            Ok(s) => s,
+            Err(e) => return check_failed(format!("it cannot be opened to check it: {}", e.detail)),
+        };
+        match target.table_counts().await {
+            Ok(counts) if counts == copied.tables => {}
+            Ok(counts) => {
+                return check_failed(format!(
+                    "its row counts {counts:?} differ from the copied {:?}",
+                    copied.tables
+                ));
+            }
+            Err(e) => return check_failed(format!("counting its rows failed: {}", e.detail)),
+        }
+        let games = match gomoku_bot::service::replay_every_game(&target).await {
+            Ok(n) => n,
+            Err(e) => return check_failed(format!("a replay differs: {}", e.detail)),
+        };
+        target.close().await;
+        println!(
+            "checked: every table's row count is the source's, and {games} games' move logs replay to their stored state"
+        );
+        ExitCode::SUCCESS
+    })
 }
 
 /// Loads the configuration, sets up logging and runs the bot until it stops.

@@ -2,7 +2,8 @@
 //! token or the intents (gateway close codes 4004, 4013, 4014: serenity gives up and
 //! `client.start()` returns, so the bot never loops reconnecting with a bad token), and a
 //! database the bot cannot read at start (not a database, damaged, or written by a newer
-//! release), which it leaves untouched.
+//! release), which it leaves untouched, or cannot reach (a wrong URL, credentials the server
+//! refuses, a database that does not exist, a server that is down).
 
 use poise::serenity_prelude as serenity;
 use serenity::GatewayError;
@@ -37,7 +38,16 @@ pub fn fatal_line(e: &(dyn std::error::Error + 'static)) -> Option<String> {
             "the database {} cannot be read (not a database, or damaged: {}); it was left untouched: restore a backup or point DATABASE_URL elsewhere",
             db.database, db.source.detail
         ),
-        StorageErrorKind::Config => format!("the database {}: {}", db.database, db.source.detail),
+        StorageErrorKind::Config => format!(
+            "the database {}: {}; check DATABASE_URL (or database.url); nothing was written",
+            db.database, db.source.detail
+        ),
+        // At start, an unreachable database is a wrong URL or a server that is down: said
+        // once, status 2, rather than a supervisor restarting into the same wall.
+        StorageErrorKind::Unavailable => format!(
+            "the database {} cannot be reached ({}): check DATABASE_URL (or database.url) and that the server is up; nothing was written",
+            db.database, db.source.detail
+        ),
         _ => return None,
     };
     Some(what)
@@ -82,7 +92,9 @@ mod tests {
             (StorageErrorKind::Newer, true),
             (StorageErrorKind::Corrupt, true),
             (StorageErrorKind::Busy, false),
-            (StorageErrorKind::Unavailable, false),
+            (StorageErrorKind::Unavailable, true),
+            (StorageErrorKind::Config, true),
+            (StorageErrorKind::Full, false),
         ] {
             let boxed: Box<dyn std::error::Error + Send + Sync> = Box::new(DatabaseAtStart {
                 database: "sqlite://bot.db".into(),

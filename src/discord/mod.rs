@@ -565,12 +565,7 @@ impl Signals {
 
 /// A database URL fit for logs: any password in it is hidden.
 fn redact_url(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            format!("{}://<redacted>@{}", &url[..scheme], &url[at + 1..])
-        }
-        _ => url.to_string(),
-    }
+    crate::store::redact_url(url)
 }
 
 #[cfg(test)]

@@ -50,6 +50,7 @@ mod offers;
 mod ops;
 mod outbox;
 mod ratings;
+mod replay_check;
 mod resign;
 pub mod review;
 mod settings;
@@ -75,6 +76,7 @@ pub use ratings::{
     Family, GameOutcome, HISTORY_LENGTH, HistoryEntry, LEADERBOARD_PAGE, LeaderboardPage,
     MIN_STONES_EACH, PlayerRatings, Ranked, Rating, RatingChange, START_RATING, Unrated,
 };
+pub use replay_check::replay_every_game;
 pub use tournaments::{
     Announcement, Left, MAX_NAME_CHARS, MAX_ROUND_ROBIN_PLAYERS, MAX_SWISS_PLAYERS,
     MAX_SWISS_ROUNDS, MIN_PLAYERS, StandingLine, StandingsView, Tournament, TournamentBoard,

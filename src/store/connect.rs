@@ -249,6 +249,10 @@ async fn open_sqlite(options: &StoreOptions) -> Result<Store, StorageError> {
     })
 }
 
+/// How long the first connection to a PostgreSQL server may take before the server is
+/// taken as unreachable.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
+
 async fn open_postgres(options: &StoreOptions) -> Result<Store, StorageError> {
     // A statement waiting for another transaction's row lock gives up like SQLite's busy
     // handler does.
@@ -256,6 +260,25 @@ async fn open_postgres(options: &StoreOptions) -> Result<Store, StorageError> {
         "SET lock_timeout = {}",
         options.busy_timeout.as_millis()
     )]);
+    // One plain connection first: a server that is down, refused credentials or a database
+    // that does not exist fail here at once with the server's reason, where the pool would
+    // retry a refused connection until its acquire timeout and report only a timeout.
+    let probe = tokio::time::timeout(PROBE_TIMEOUT, AnyConnection::connect(&options.url)).await;
+    match probe {
+        Ok(Ok(conn)) => {
+            let _ = conn.close().await;
+        }
+        Ok(Err(e)) => return Err(e.into()),
+        Err(_) => {
+            return Err(StorageError {
+                kind: StorageErrorKind::Unavailable,
+                detail: format!(
+                    "the server did not answer within {} s",
+                    PROBE_TIMEOUT.as_secs()
+                ),
+            });
+        }
+    }
     let pool = pool_options(options.readers.saturating_add(1), setup)
         .acquire_timeout(Duration::from_secs(10))
         .connect(&options.url)

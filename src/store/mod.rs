@@ -58,6 +58,7 @@ mod engine;
 mod error;
 mod games;
 mod members;
+mod migrate;
 mod model;
 mod moves;
 mod offers;
@@ -77,6 +78,7 @@ pub use clocks::ReminderCandidate;
 pub use connect::{Backend, DEFAULT_URL, Durability, StoreOptions};
 pub use error::{AppendError, StorageError, StorageErrorKind};
 pub use games::{GameListing, GameMeta, SeatRow, StoredAction, StoredGame, shown_deadline};
+pub use migrate::{Copied, MigrateStoreError, TABLES, Table, copy_sqlite_to_postgres, redact_url};
 pub use model::{
     Challenge, ChallengeId, ChallengeStatus, ChannelId, GameId, GameResult, GameStatus, GuildId,
     GuildSettings, MessageId, Notify, Preferences, ResultReason, TimeControl, Timestamp, UserId,

@@ -2,8 +2,7 @@
 //! lock while members play (a private message in the member's language, nothing lost, the move
 //! made again goes through), and files the bot must not touch: one that is not a database and
 //! one written by a newer release stop the real binary at start with one line and status 2,
-//! and their bytes are unchanged. On PostgreSQL (with `TEST_DATABASE_URL`), a schema written
-//! by a newer release stops the binary the same way, its tables and rows unchanged.
+//! and their bytes are unchanged.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -173,60 +172,14 @@ async fn a_database_from_a_newer_release_stops_the_bot_and_is_left_untouched() {
     refused_untouched(dir.path(), "was written by a newer release").await;
 }
 
-/// What a PostgreSQL schema holds: its tables and every applied migration, and the rows of
-/// the tables the bot writes first.
-async fn schema_snapshot(db: &crate::test_db::TestDb) -> Vec<String> {
-    let mut conn = db.raw().await;
-    let mut seen: Vec<String> = sqlx::query(
-        "SELECT table_name::text FROM information_schema.tables \
-         WHERE table_schema = current_schema() ORDER BY 1",
-    )
-    .fetch_all(&mut conn)
-    .await
-    .unwrap()
-    .iter()
-    .map(|r| format!("table {}", r.get::<String, _>(0)))
-    .collect();
-    seen.extend(
-        sqlx::query("SELECT version, description FROM _sqlx_migrations ORDER BY version")
-            .fetch_all(&mut conn)
-            .await
-            .unwrap()
-            .iter()
-            .map(|r| format!("migration {} {}", r.get::<i64, _>(0), r.get::<String, _>(1))),
-    );
-    for table in ["guild_settings", "challenges", "games", "moves", "outbox"] {
-        let n: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table}"))
-            .fetch_one(&mut conn)
-            .await
-            .unwrap();
-        seen.push(format!("{table}: {n} rows"));
-    }
-    sqlx::Connection::close(conn).await.ok();
-    seen
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_postgres_schema_from_a_newer_release_stops_the_bot_and_is_left_untouched() {
-    let Some(db) = crate::test_db::TestDb::postgres(module_path!()).await else {
-        return;
-    };
-    // Today's schema, then a migration this binary does not know.
-    let store = Store::open(&db.options()).await.unwrap();
-    store.close().await;
-    let mut conn = db.raw().await;
-    sqlx::query(
-        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
-         VALUES (99990101000000, 'from a newer release', TRUE, '\\x00'::bytea, 0)",
-    )
-    .execute(&mut conn)
-    .await
-    .unwrap();
-    sqlx::Connection::close(conn).await.ok();
-    let before = schema_snapshot(&db).await;
+/// Starts the real binary with `DATABASE_URL=url` and expects it to stop at once with one
+/// `error:` line that names the database (its user and password hidden) and contains `why`,
+/// status 2, without connecting to Discord or printing the token or a password.
+async fn refused_at_start(url: &str, why: &str) {
+    let shown = gomoku_bot::store::redact_url(url);
     let dir = tempfile::tempdir().unwrap();
     let fake = FakeDiscord::start_with(slow_start()).await;
-    let mut bot = BotProcess::start(&fake, dir.path(), "", &[("DATABASE_URL", db.url.as_str())]);
+    let mut bot = BotProcess::start(&fake, dir.path(), "", &[("DATABASE_URL", url)]);
     let status = bot.exit_code(Duration::from_secs(60)).await;
     tokio::time::sleep(Duration::from_millis(50)).await;
     let output = bot.output();
@@ -234,15 +187,111 @@ async fn a_postgres_schema_from_a_newer_release_stops_the_bot_and_is_left_untouc
     let errors: Vec<&String> = output.iter().filter(|l| l.starts_with("error:")).collect();
     assert_eq!(errors.len(), 1, "{output:?}");
     assert!(
-        errors[0].starts_with("error: the database postgres://")
-            && errors[0].contains("was written by a newer release")
-            && errors[0].contains("left untouched"),
+        errors[0].starts_with(&format!("error: the database {shown}")) && errors[0].contains(why),
         "{}",
         errors[0]
     );
-    assert_eq!(schema_snapshot(&db).await, before, "the schema was changed");
     assert_eq!(fake.identifies(), 0, "it never connected to Discord");
     for line in &output {
         assert!(!line.contains(fake.token()), "the token is in a log line");
+        assert!(!line.contains("hunter2"), "the password is in a log line");
     }
+    assert!(
+        std::fs::read_dir(dir.path())
+            .unwrap()
+            .all(|e| e.unwrap().file_name() == "config.toml"),
+        "no database file was created"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unsupported_scheme_stops_the_bot_with_one_line() {
+    refused_at_start(
+        "mysql://bot@127.0.0.1/games",
+        "must start with sqlite:// or postgres://",
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgresql_server_that_is_down_stops_the_bot_with_one_line() {
+    // Port 1 on this machine: nothing listens there, the connection is refused at once.
+    refused_at_start(
+        "postgres://bot:hunter2@127.0.0.1:1/games",
+        "cannot be reached",
+    )
+    .await;
+}
+
+/// The server of `TEST_DATABASE_URL` with another user and database in its URL.
+fn server_with(user: &str, database: &str) -> Option<String> {
+    let server = std::env::var(crate::support::test_db::TEST_DATABASE_URL)
+        .ok()
+        .filter(|u| !u.is_empty())?;
+    let rest = server.split_once("://")?.1;
+    let host = rest.rsplit_once('@').map_or(rest, |(_, h)| h);
+    let host = host.split(['/', '?']).next()?;
+    Some(format!("postgres://{user}@{host}/{database}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn credentials_the_server_refuses_stop_the_bot_with_one_line() {
+    let Some(url) = server_with("gomoku_no_such_role:hunter2", "test") else {
+        crate::support::test_db::postgres_skipped("database::refused_credentials");
+        return;
+    };
+    refused_at_start(&url, "gomoku_no_such_role").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgresql_database_that_does_not_exist_stops_the_bot_with_one_line() {
+    let Some(url) = server_with("root", "gomoku_no_such_database") else {
+        crate::support::test_db::postgres_skipped("database::missing_database");
+        return;
+    };
+    refused_at_start(&url, "does not exist").await;
+}
+
+/// Everything a start could write: the migrations applied, and every table's row count.
+async fn snapshot(raw: &mut sqlx::AnyConnection) -> Vec<String> {
+    let mut seen: Vec<String> = sqlx::query(
+        "SELECT CAST(version AS TEXT) || ':' || description FROM _sqlx_migrations \
+         ORDER BY version",
+    )
+    .fetch_all(&mut *raw)
+    .await
+    .unwrap()
+    .iter()
+    .map(|r| r.get::<String, _>(0))
+    .collect();
+    for t in gomoku_bot::store::TABLES {
+        let n: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {}", t.name))
+            .fetch_one(&mut *raw)
+            .await
+            .unwrap();
+        seen.push(format!("{}={n}", t.name));
+    }
+    seen
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgresql_database_from_a_newer_release_stops_the_bot_and_is_left_untouched() {
+    use crate::support::test_db::TestDb;
+    let Some(db) = TestDb::postgres("database::newer_postgres").await else {
+        return;
+    };
+    let store = Store::open(&db.options()).await.unwrap();
+    store.close().await;
+    let mut raw = db.raw().await;
+    sqlx::query(
+        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time)
+         VALUES (99990101000000, 'from a newer release', TRUE, '\\x00', 0)",
+    )
+    .execute(&mut raw)
+    .await
+    .unwrap();
+    let before = snapshot(&mut raw).await;
+    refused_at_start(&db.url, "was written by a newer release").await;
+    assert_eq!(snapshot(&mut raw).await, before, "nothing was written");
+    raw.close().await.unwrap();
 }

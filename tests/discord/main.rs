@@ -5,12 +5,6 @@
 #[path = "../support/mod.rs"]
 mod support;
 
-// A PostgreSQL schema of its own per test, for the tests that run on both stores (this crate
-// picks its stores test by test, without `both_stores!`).
-#[path = "../support/test_db.rs"]
-#[allow(unused_macros)]
-mod test_db;
-
 mod bot;
 mod clocks;
 mod crash_storm;

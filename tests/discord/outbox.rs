@@ -612,13 +612,13 @@ async fn a_start_and_a_board_owed_across_restarts(store: StoreOptions) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_start_and_a_board_owed_across_restarts_go_out_once_on_sqlite() {
-    let db = crate::test_db::TestDb::sqlite();
+    let db = crate::support::test_db::TestDb::sqlite();
     a_start_and_a_board_owed_across_restarts(db.options()).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_start_and_a_board_owed_across_restarts_go_out_once_on_postgres() {
-    let Some(db) = crate::test_db::TestDb::postgres(module_path!()).await else {
+    let Some(db) = crate::support::test_db::TestDb::postgres(module_path!()).await else {
         return;
     };
     a_start_and_a_board_owed_across_restarts(db.options()).await;

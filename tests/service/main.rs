@@ -12,6 +12,7 @@ mod concurrency;
 mod durability;
 mod engine;
 mod flows;
+mod migrate_store;
 mod migrations;
 mod model;
 mod ratings;

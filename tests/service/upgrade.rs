@@ -18,7 +18,7 @@ use crate::common::{T0, config};
 /// leaves. Every migration after it is what the upgrade applies.
 const PREVIOUS_RELEASE: i64 = 20261202140000;
 
-async fn connect(url: &str) -> SqlitePool {
+pub(crate) async fn connect(url: &str) -> SqlitePool {
     let options = SqliteConnectOptions::from_str(url)
         .expect("url")
         .create_if_missing(true)
@@ -65,14 +65,10 @@ async fn rows(pool: &SqlitePool, table: &str, columns: &[String]) -> Vec<String>
         .expect("rows")
 }
 
-#[tokio::test]
-async fn the_previous_releases_database_upgrades_at_start_keeping_every_row() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("previous.db");
-    let url = format!("sqlite://{}", path.display());
-
-    // The previous release's schema, and its rows.
-    let pool = connect(&url).await;
+/// A SQLite database at `url` with the previous release's schema and the fixture's rows
+/// (one or more in every table of that schema); the pool is left open on it.
+pub(crate) async fn previous_release(url: &str) -> SqlitePool {
+    let pool = connect(url).await;
     let mut previous = sqlx::migrate!("./migrations/sqlite");
     let upgrades = previous
         .migrations
@@ -99,6 +95,17 @@ async fn the_previous_releases_database_upgrades_at_start_keeping_every_row() {
         .execute(&pool)
         .await
         .expect("the previous release's rows");
+    pool
+}
+
+#[tokio::test]
+async fn the_previous_releases_database_upgrades_at_start_keeping_every_row() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("previous.db");
+    let url = format!("sqlite://{}", path.display());
+
+    // The previous release's schema, and its rows.
+    let pool = previous_release(&url).await;
     let old_tables = tables(&pool).await;
     let mut before = Vec::new();
     for table in &old_tables {

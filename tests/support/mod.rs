@@ -4,3 +4,4 @@
 #![allow(dead_code)]
 
 pub mod fake_discord;
+pub mod test_db;

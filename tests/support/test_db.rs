@@ -11,7 +11,7 @@
 //! append-only trigger and `_sqlx_migrations` all live there and tests never meet.
 
 // Each test crate uses a different part of this file.
-#![allow(dead_code)]
+#![allow(dead_code, unused_macros)]
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
