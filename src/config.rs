@@ -1,6 +1,8 @@
 //! Configuration: `config.toml` (every setting documented in `config.example.toml`) plus
 //! environment overrides (`DISCORD_TOKEN`, `DATABASE_URL`, `DISCORD_API_URL`).
 
+pub mod shards;
+
 use std::fmt;
 use std::path::Path;
 
@@ -84,6 +86,27 @@ pub struct DiscordConfig {
     pub api_url: Option<String>,
     /// Register commands to this guild only (instant, for development); none = globally.
     pub dev_guild_id: Option<u64>,
+    /// The gateway shards this process runs, `FIRST-LAST` (e.g. `0-3`); needs `shard_total`.
+    /// `--shards` overrides it. None = every shard Discord recommends.
+    pub shards: Option<String>,
+    /// How many shards the whole bot has (every process gives the same); `--shard-total`
+    /// overrides it. Alone, this process runs all of them.
+    pub shard_total: Option<u32>,
+}
+
+impl DiscordConfig {
+    /// The shards this process runs.
+    ///
+    /// # Errors
+    /// [`ConfigError::Invalid`] naming `discord.shards` for a bad range or total.
+    pub fn shard_plan(&self) -> Result<shards::Shards, ConfigError> {
+        shards::parse(self.shards.as_deref(), self.shard_total).map_err(|why| {
+            ConfigError::Invalid {
+                key: "discord.shards",
+                why,
+            }
+        })
+    }
 }
 
 /// `[database]` settings.
@@ -115,7 +138,9 @@ pub struct GameConfig {
     pub vacation_days_per_year: u32,
     /// Seconds between two checks of the games' deadlines (reminders, vacation, loss on time).
     pub clock_sweep_seconds: u32,
-    /// Most threads thinking for the computer opponent at once, over all games (1-64).
+    /// Most threads thinking for the computer opponent at once, over all games (0-64). 0: this
+    /// process thinks for nobody and leaves the computer's moves to `gomoku-bot worker`
+    /// processes (PostgreSQL).
     pub engine_threads: usize,
 }
 
@@ -178,17 +203,36 @@ pub struct EngineConfig {
     /// Most seconds level 6 (correspondence) thinks about one move (1-600; default 10).
     /// Levels 1-5 keep their own budgets (0.1 s to 2 s).
     pub correspondence_seconds: u32,
+    /// Seconds a process holds an engine job it took (1-600; default 30), renewed every
+    /// third of it while thinking: a process killed while thinking delays that move by at
+    /// most this long before another process takes it.
+    pub job_lease_seconds: u32,
+    /// Milliseconds between two looks for engine jobs written by other processes (10-60000;
+    /// default 250). A process's own commits wake its job taker at once.
+    pub job_poll_ms: u32,
 }
 
 impl Default for EngineConfig {
     fn default() -> Self {
         EngineConfig {
             correspondence_seconds: 10,
+            job_lease_seconds: 30,
+            job_poll_ms: 250,
         }
     }
 }
 
 impl EngineConfig {
+    /// How long a taken engine job is held.
+    pub fn job_lease(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(u64::from(self.job_lease_seconds))
+    }
+
+    /// How often to look for engine jobs of other processes.
+    pub fn job_poll(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(u64::from(self.job_poll_ms))
+    }
+
     /// Level 6's budget per move.
     pub fn correspondence_budget(&self) -> std::time::Duration {
         std::time::Duration::from_secs(u64::from(self.correspondence_seconds))
@@ -310,6 +354,7 @@ impl Config {
                 why: "must start with http:// or https://".to_string(),
             });
         }
+        self.discord.shard_plan()?;
         if self.game.challenge_expiry_hours == 0 || self.game.challenge_expiry_hours > 24 * 30 {
             return Err(ConfigError::Invalid {
                 key: "game.challenge_expiry_hours",
@@ -354,10 +399,22 @@ impl Config {
                 why: "must be between 1 and 600".to_string(),
             });
         }
-        if !(1..=64).contains(&self.game.engine_threads) {
+        if !(0..=64).contains(&self.game.engine_threads) {
             return Err(ConfigError::Invalid {
                 key: "game.engine_threads",
-                why: "must be between 1 and 64".to_string(),
+                why: "must be between 0 and 64".to_string(),
+            });
+        }
+        if !(1..=600).contains(&self.engine.job_lease_seconds) {
+            return Err(ConfigError::Invalid {
+                key: "engine.job_lease_seconds",
+                why: "must be between 1 and 600".to_string(),
+            });
+        }
+        if !(10..=60_000).contains(&self.engine.job_poll_ms) {
+            return Err(ConfigError::Invalid {
+                key: "engine.job_poll_ms",
+                why: "must be between 10 and 60000".to_string(),
             });
         }
         Ok(())
@@ -386,6 +443,8 @@ mod tests {
             "token",
             "api_url",
             "dev_guild_id",
+            "shards",
+            "shard_total",
             "url",
             "challenge_expiry_hours",
             "max_open_games_per_pair",
@@ -393,6 +452,8 @@ mod tests {
             "clock_sweep_seconds",
             "engine_threads",
             "correspondence_seconds",
+            "job_lease_seconds",
+            "job_poll_ms",
             "filter",
             "format",
             "listen",
@@ -470,6 +531,15 @@ mod tests {
             Config::load(&path, env(&[])),
             Err(ConfigError::Invalid { .. })
         ));
+        std::fs::write(
+            &path,
+            "[discord]\ntoken = \"t\"\nshards = \"2-3\"\nshard_total = 2\n",
+        )
+        .unwrap();
+        assert!(matches!(
+            Config::load(&path, env(&[])),
+            Err(ConfigError::Invalid { key: "discord.shards", why }) if why.contains("outside")
+        ));
         for (line, key) in [
             (
                 "vacation_days_per_year = 400",
@@ -517,11 +587,12 @@ mod tests {
     }
 
     #[test]
-    fn engine_threads_default_to_one_and_stay_in_range() {
+    fn engine_threads_default_to_one_and_stay_in_range_zero_included() {
         assert_eq!(GameConfig::default().engine_threads, 1);
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("c.toml");
-        for (threads, ok) in [(0, false), (1, true), (4, true), (65, false)] {
+        // 0: the process leaves the computer's moves to workers.
+        for (threads, ok) in [(0, true), (1, true), (4, true), (65, false)] {
             std::fs::write(
                 &path,
                 format!("[discord]\ntoken = \"t\"\n[game]\nengine_threads = {threads}\n"),

@@ -26,6 +26,26 @@ enum Command {
         /// The configuration file (optional; see config.example.toml).
         #[arg(long, default_value = "config.toml", value_name = "FILE")]
         config: std::path::PathBuf,
+        /// The gateway shards this process runs, FIRST-LAST counted from 0 (e.g. 0-3); needs
+        /// --shard-total. Without it, every shard Discord recommends (discord.shards).
+        #[arg(long, value_name = "FIRST-LAST")]
+        shards: Option<String>,
+        /// How many shards the whole bot has; every process gives the same total. Alone, this
+        /// process runs all of them (discord.shard_total).
+        #[arg(long, value_name = "N")]
+        shard_total: Option<u32>,
+    },
+    /// Thinks for the computer opponent without a gateway connection (PostgreSQL only): takes
+    /// the moves it owes from the database, commits them, and posts the boards through
+    /// Discord's REST API. Any number of workers and bot processes share the jobs.
+    Worker {
+        /// Moves thought about at once, on as many threads (1-64; default: the configuration's
+        /// game.engine_threads, at least 1).
+        #[arg(long, value_name = "N")]
+        engine_threads: Option<usize>,
+        /// The configuration file (optional; see config.example.toml).
+        #[arg(long, default_value = "config.toml", value_name = "FILE")]
+        config: std::path::PathBuf,
     },
     /// Replays a move list and prints the resulting position as one JSON object.
     Replay {
@@ -201,9 +221,19 @@ fn main() -> ExitCode {
     };
     let command = args.command.unwrap_or(Command::Run {
         config: std::path::PathBuf::from("config.toml"),
+        shards: None,
+        shard_total: None,
     });
     match command {
-        Command::Run { config } => run_bot(&config),
+        Command::Run {
+            config,
+            shards,
+            shard_total,
+        } => run_bot(&config, shards, shard_total),
+        Command::Worker {
+            engine_threads,
+            config,
+        } => run_worker(&config, engine_threads),
         Command::Replay { rules, set, moves } => {
             let rules = match cli::rule_set(&rules, &set) {
                 Ok(r) => r,
@@ -494,11 +524,22 @@ fn migrate_store_command(from: &str, to: &str) -> ExitCode {
 }
 
 /// Loads the configuration, sets up logging and runs the bot until it stops.
-fn run_bot(path: &std::path::Path) -> ExitCode {
-    let config = match gomoku_bot::config::Config::load(path, |k| std::env::var(k).ok()) {
+fn run_bot(path: &std::path::Path, shards: Option<String>, shard_total: Option<u32>) -> ExitCode {
+    let mut config = match gomoku_bot::config::Config::load(path, |k| std::env::var(k).ok()) {
         Ok(c) => c,
         Err(e) => return usage_error(e),
     };
+    // The command line overrides the file's shards; a bad range stops here, before the
+    // database or Discord is touched.
+    if shards.is_some() || shard_total.is_some() {
+        config.discord.shards = shards.or(config.discord.shards);
+        config.discord.shard_total = shard_total.or(config.discord.shard_total);
+        if let Err(gomoku_bot::config::ConfigError::Invalid { why, .. }) =
+            config.discord.shard_plan()
+        {
+            return usage_error(format!("--shards/--shard-total: {why}"));
+        }
+    }
     let filter = std::env::var("RUST_LOG").unwrap_or_else(|_| config.log.filter.clone());
     gomoku_bot::ops::logs::init(&filter, config.log.format);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -524,6 +565,52 @@ fn run_bot(path: &std::path::Path) -> ExitCode {
             Some(line) => usage_error(line),
             None => {
                 tracing::error!(%e, "the bot stopped");
+                ExitCode::from(1)
+            }
+        },
+    }
+}
+
+/// Loads the configuration and runs an engine worker until it stops; refused at once (one
+/// line, status 2, nothing written) on a database that is not PostgreSQL.
+fn run_worker(path: &std::path::Path, threads: Option<usize>) -> ExitCode {
+    let config = match gomoku_bot::config::Config::load(path, |k| std::env::var(k).ok()) {
+        Ok(c) => c,
+        Err(e) => return usage_error(e),
+    };
+    let threads = threads.unwrap_or(config.game.engine_threads.max(1));
+    if !(1..=64).contains(&threads) {
+        return usage_error(format!(
+            "--engine-threads {threads}: must be between 1 and 64"
+        ));
+    }
+    if let Some(why) = gomoku_bot::discord::worker::refusal(&config.database.url) {
+        return usage_error(why);
+    }
+    let filter = std::env::var("RUST_LOG").unwrap_or_else(|_| config.log.filter.clone());
+    gomoku_bot::ops::logs::init(&filter, config.log.format);
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let operations = match runtime.block_on(operations(&config)) {
+        Ok(o) => o,
+        Err(e) => return usage_error(e),
+    };
+    match runtime.block_on(gomoku_bot::discord::worker::run(
+        config, threads, operations,
+    )) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => match gomoku_bot::discord::fatal::fatal_line(e.as_ref()) {
+            Some(line) => usage_error(line),
+            None => {
+                tracing::error!(%e, "the worker stopped");
                 ExitCode::from(1)
             }
         },

@@ -16,7 +16,7 @@ use poise::CreateReply;
 use poise::serenity_prelude as serenity;
 use serenity::builder::Builder;
 use serenity::{CreateAttachment, Http};
-use tracing::{debug, warn};
+use tracing::{debug, info, warn};
 
 use super::post::{self, board_message_with};
 use super::rest::{Op, counted};
@@ -26,8 +26,8 @@ use crate::engine::Level;
 use crate::i18n::{I18n, Lang};
 use crate::rules::{Action, RuleSet};
 use crate::service::{
-    Actor, ChallengeRequest, EngineTurn, GameId, GameView, GuildId, OutboxNote, Played,
-    Preferences, Service, ServiceError, TimeControl, UserId, UserInfo,
+    Actor, ChallengeRequest, EngineTurn, GameView, GuildId, OutboxNote, Played, Preferences,
+    Service, TimeControl, UserId, UserInfo,
 };
 
 /// The level used when `/challenge` names the bot without one: 3.
@@ -65,6 +65,7 @@ impl ThinkPool {
                 .name(format!("engine-{i}"))
                 .spawn(move || {
                     lower_priority();
+                    SLOT.with(|s| s.set(i));
                     loop {
                         // One idle thread waits on the queue; the others wait for the lock.
                         let job = match queue.lock() {
@@ -96,20 +97,29 @@ impl ThinkPool {
         use std::sync::atomic::Ordering::Relaxed;
         let (answer, answered) = tokio::sync::oneshot::channel();
         let load = Arc::clone(&self.load);
-        metrics::engine_jobs_waiting(load.waiting.fetch_add(1, Relaxed) + 1);
+        load.waiting.fetch_add(1, Relaxed);
         let sent = self.jobs.send(Box::new(move || {
-            metrics::engine_jobs_waiting(load.waiting.fetch_sub(1, Relaxed).saturating_sub(1));
+            load.waiting.fetch_sub(1, Relaxed);
             metrics::engine_workers_busy(load.busy.fetch_add(1, Relaxed) + 1);
             let _ = answer.send(f());
             metrics::engine_workers_busy(load.busy.fetch_sub(1, Relaxed).saturating_sub(1));
         }));
         if sent.is_err() {
-            let waiting = self.load.waiting.fetch_sub(1, Relaxed).saturating_sub(1);
-            metrics::engine_jobs_waiting(waiting);
+            self.load.waiting.fetch_sub(1, Relaxed);
             return None;
         }
         answered.await.ok()
     }
+}
+
+thread_local! {
+    /// The index of an engine thread in its pool (the metrics' per-worker slot).
+    static SLOT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The metrics' `worker` label of the engine thread running this (call it on one).
+pub(super) fn slot_label(role: metrics::WorkerRole) -> &'static str {
+    metrics::worker_label(role, SLOT.with(std::cell::Cell::get))
 }
 
 /// Lowers the calling thread's scheduling priority (Linux: nice 10 for this thread alone), so
@@ -133,12 +143,48 @@ fn lower_priority() {
 #[cfg(not(target_os = "linux"))]
 fn lower_priority() {}
 
+/// How a process takes engine jobs (issue 11).
+#[derive(Clone, Debug)]
+pub struct JobOptions {
+    /// Jobs thought about at once (0: this process takes none and leaves them to workers).
+    pub slots: usize,
+    /// The kind of process, for the metrics' `worker` label.
+    pub role: metrics::WorkerRole,
+    /// How long a taken job is held; renewed every third of it while thinking.
+    pub lease: std::time::Duration,
+    /// How often to look for jobs written by other processes (this process's own commits
+    /// wake the taker at once).
+    pub poll: std::time::Duration,
+}
+
+impl JobOptions {
+    /// A bot process taking jobs on `slots` threads, with the default lease (30 s) and poll
+    /// (250 ms).
+    pub fn run(slots: usize) -> JobOptions {
+        JobOptions {
+            slots,
+            role: metrics::WorkerRole::Run,
+            lease: std::time::Duration::from_secs(30),
+            poll: std::time::Duration::from_millis(250),
+        }
+    }
+}
+
 /// The computer opponent's seat in the bot: who it is, and the threads it may think on.
 pub struct Engine {
     pool: ThinkPool,
     threads: usize,
     bot: OnceLock<UserInfo>,
-    thinker: Thinker,
+    pub(super) thinker: Thinker,
+    pub(super) jobs: JobOptions,
+    /// This process's name on the leases it takes (random per process: never reused).
+    pub(super) holder: String,
+    /// Wakes the job taker (a commit made a job here, or the process is stopping).
+    pub(super) wake: tokio::sync::Notify,
+    /// Set once the process stops: no new jobs are taken.
+    pub(super) stopping: std::sync::atomic::AtomicBool,
+    /// Jobs being worked on now.
+    pub(super) running: std::sync::atomic::AtomicUsize,
 }
 
 impl std::fmt::Debug for Engine {
@@ -146,6 +192,7 @@ impl std::fmt::Debug for Engine {
         f.debug_struct("Engine")
             .field("threads", &self.threads)
             .field("bot", &self.bot.get())
+            .field("jobs", &self.jobs)
             .finish_non_exhaustive()
     }
 }
@@ -166,15 +213,47 @@ impl Engine {
     }
 
     /// An engine that chooses with `thinker` (benchmarks and tests stand in a player of
-    /// their own; the bound on threads is the same).
+    /// their own; the bound on threads is the same). It takes jobs on as many threads.
     pub fn with_thinker(threads: usize, thinker: Thinker) -> Engine {
         let threads = threads.max(1);
+        let holder = format!("{:016x}", rand::random::<u64>());
         Engine {
             pool: ThinkPool::new(threads),
             threads,
             bot: OnceLock::new(),
             thinker,
+            jobs: JobOptions::run(threads),
+            holder,
+            wake: tokio::sync::Notify::new(),
+            stopping: std::sync::atomic::AtomicBool::new(false),
+            running: std::sync::atomic::AtomicUsize::new(0),
         }
+    }
+
+    /// This engine taking jobs as `jobs` says (0 slots: none; the pool keeps one thread for
+    /// reviews).
+    #[must_use]
+    pub fn taking_jobs(mut self, jobs: JobOptions) -> Engine {
+        self.holder = format!(
+            "{}-{:016x}",
+            match jobs.role {
+                metrics::WorkerRole::Run => "run",
+                metrics::WorkerRole::Worker => "worker",
+            },
+            rand::random::<u64>()
+        );
+        self.jobs = jobs;
+        self
+    }
+
+    /// How this engine takes jobs.
+    pub fn job_options(&self) -> &JobOptions {
+        &self.jobs
+    }
+
+    /// This process's name on the leases it holds.
+    pub fn holder(&self) -> &str {
+        &self.holder
     }
 
     /// Runs other engine work (a review's position) on the engine's threads, in turn with
@@ -205,6 +284,36 @@ impl Engine {
     pub fn acts_in(&self, view: &GameView) -> bool {
         self.bot()
             .is_some_and(|b| view.to_act().map(|s| s.user) == Some(b.id))
+    }
+
+    /// Wakes this process's job taker (a job may be waiting).
+    pub fn wake(&self) {
+        self.wake.notify_one();
+    }
+
+    /// Stops taking jobs (a process shutting down); jobs under way go on.
+    pub fn stop_taking(&self) {
+        self.stopping
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        self.wake.notify_one();
+    }
+
+    /// Whether [`Engine::stop_taking`] was called.
+    pub fn is_stopping(&self) -> bool {
+        self.stopping.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Jobs being worked on now.
+    pub fn jobs_running(&self) -> usize {
+        self.running.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Runs `f` on one of the engine's threads (a job's thinking).
+    pub(super) async fn think<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
+        self.pool.run(f).await
     }
 }
 
@@ -246,67 +355,9 @@ async fn public_lang(service: &Service, guild: GuildId, guild_locale: Option<&st
     }
 }
 
-/// Plays the engine's moves in `game` for as long as it is the engine's turn (swap openings
-/// can give it several actions in a row), posting each. Returns at once; the work runs in a
-/// task of its own.
-pub fn play_turns(shared: Shared, game: GameId, reply: Reply) {
-    tokio::spawn(async move {
-        if let Err(e) = play_turns_now(&shared, game, reply).await {
-            warn!(%e, game = game.0, "the engine could not move");
-        }
-    });
-}
-
-async fn play_turns_now(shared: &Shared, game: GameId, reply: Reply) -> Result<(), Error> {
-    let Some(bot) = shared.engine.bot().cloned() else {
-        return Ok(());
-    };
-    // A bound on consecutive actions (swap2 has at most a few) guards against a loop.
-    for _ in 0..8 {
-        let Some(turn) = shared.service.engine_turn(game, bot.id).await? else {
-            return Ok(());
-        };
-        let thinking = turn.clone();
-        let thinker = Arc::clone(&shared.engine.thinker);
-        let Some((action, took)) = shared
-            .engine
-            .pool
-            .run(move || {
-                let started = std::time::Instant::now();
-                (thinker(&thinking), started.elapsed())
-            })
-            .await
-        else {
-            warn!(game = game.0, "the engine found no legal action");
-            return Ok(());
-        };
-        let action = action.filter(|&a| turn.game.is_legal(a));
-        let Some(action) = action else {
-            warn!(game = game.0, "the engine found no legal action");
-            return Ok(());
-        };
-        match shared.service.play_engine_move(&turn, &bot, action).await {
-            Ok(played) => {
-                metrics::engine_move(turn.level.get(), took);
-                post_move(shared, &reply, &played, bot.id).await;
-            }
-            // Someone resigned or another task moved first: look again.
-            Err(ServiceError::PositionChanged | ServiceError::NotYourTurn) => {
-                debug!(
-                    game = game.0,
-                    "the position changed while the engine thought"
-                );
-            }
-            Err(ServiceError::GameOver) => return Ok(()),
-            Err(e) => return Err(e.into()),
-        }
-    }
-    Ok(())
-}
-
 /// Posts the engine's move with the board: as a follow-up when there is a token, else (or
 /// when the follow-up fails) in the game's channel.
-async fn post_move(shared: &Shared, reply: &Reply, played: &Played, bot: UserId) {
+pub(super) async fn post_move(shared: &Shared, reply: &Reply, played: &Played, bot: UserId) {
     let view = &played.view;
     let lang = public_lang(&shared.service, view.guild, reply.guild_locale.as_deref()).await;
     let prefs = match view.to_act() {
@@ -357,30 +408,36 @@ async fn post_move(shared: &Shared, reply: &Reply, played: &Played, bot: UserId)
     shared.service.outbox_release(view.id, view.ply, note);
 }
 
-/// After start-up: every game where the engine owes a move gets it.
+/// After start-up: writes the job of any game waiting for the computer without one (a
+/// database upgraded before jobs existed gets them from its migration; this is the safety
+/// net), then takes jobs for as long as the process runs, when it takes any.
 pub async fn resume(shared: Shared) {
-    let Some(bot) = shared.engine.bot() else {
-        return;
-    };
-    match shared.service.engine_games_to_move(bot.id).await {
-        Ok(games) => {
-            for game in games {
-                play_turns(shared.clone(), game, Reply::default());
-            }
-        }
+    if shared.engine.job_options().slots > 0
+        && let Err(e) = shared.service.release_engine_jobs_of_the_dead().await
+    {
+        warn!(%e, "could not take back the engine jobs of an earlier run");
+    }
+    match shared.service.owe_missing_engine_jobs().await {
+        Ok(0) => {}
+        Ok(n) => info!(jobs = n, "games waiting for the computer got their job"),
         Err(e) => warn!(%e, "could not list the games waiting for the engine"),
     }
+    super::engine_jobs::take_jobs(shared).await;
 }
 
-/// After an action committed by a member: the engine answers when it is its turn. The
-/// member's reply has been sent already.
+/// After an action committed by a member: when the computer is to act, its job was written
+/// in the action's transaction, leased to this process when it thinks; the job is answered
+/// at once, as a follow-up to `reply` (the member's reply has been sent already).
 pub fn after_action(shared: Shared, view: &GameView, reply: Reply) {
-    let Some(bot) = shared.engine.bot() else {
+    if !shared.engine.acts_in(view) {
         return;
-    };
-    if view.to_act().map(|s| s.user) == Some(bot.id) {
-        play_turns(shared, view.id, reply);
     }
+    if shared.engine.jobs.slots == 0 || shared.engine.is_stopping() {
+        // Left to the workers (or to the next process).
+        return;
+    }
+    let (game, ply) = (view.id, view.ply);
+    tokio::spawn(super::engine_jobs::answer_own(shared, game, ply, reply));
 }
 
 /// `/challenge` naming the bot: starts the game against the engine at once and answers with

@@ -1,5 +1,6 @@
 //! Failures that stop the bot for good, in one line for the operator: Discord refusing the
-//! token or the intents (gateway close codes 4004, 4013, 4014: serenity gives up and
+//! token (401 on `GET /gateway/bot`, asked for the recommended shard count) or the token or
+//! the intents (gateway close codes 4004, 4013, 4014: serenity gives up and
 //! `client.start()` returns, so the bot never loops reconnecting with a bad token), and a
 //! database the bot cannot read at start (not a database, damaged, or written by a newer
 //! release), which it leaves untouched, or cannot reach (a wrong URL, credentials the server
@@ -27,6 +28,9 @@ pub struct DatabaseAtStart {
 pub fn fatal_line(e: &(dyn std::error::Error + 'static)) -> Option<String> {
     if let Some(serenity::Error::Gateway(gateway)) = e.downcast_ref::<serenity::Error>() {
         return gateway_line(gateway);
+    }
+    if let Some(refused) = e.downcast_ref::<super::shards::TokenRefused>() {
+        return Some(refused.to_string());
     }
     let db = e.downcast_ref::<DatabaseAtStart>()?;
     let what = match db.source.kind {
@@ -85,6 +89,9 @@ mod tests {
             GatewayError::DisallowedGatewayIntents,
         ));
         assert!(fatal_line(boxed.as_ref()).is_some_and(|l| l.contains("4014")));
+        let boxed: Box<dyn std::error::Error + Send + Sync> =
+            Box::new(super::super::shards::TokenRefused);
+        assert!(fatal_line(boxed.as_ref()).is_some_and(|l| l.contains("401")));
         let boxed: Box<dyn std::error::Error + Send + Sync> =
             Box::new(serenity::Error::Gateway(GatewayError::NoSessionId));
         assert_eq!(fatal_line(boxed.as_ref()), None);

@@ -9,6 +9,7 @@ pub mod buttons;
 pub mod clocks;
 mod commands;
 pub mod engine;
+pub mod engine_jobs;
 pub mod fatal;
 mod localize;
 pub mod offers;
@@ -20,8 +21,10 @@ pub mod ratings;
 pub mod renju;
 pub mod rest;
 pub mod review;
+pub mod shards;
 pub mod text;
 pub mod tournaments;
+pub mod worker;
 
 /// Move suggestions for what a member typed (the /move autocompletion), for tests and fuzzing.
 pub use post::point_suggestions;
@@ -240,7 +243,17 @@ pub fn framework_with_engine(
     registration: Registration,
     engine: engine::Engine,
 ) -> poise::Framework<Data, Error> {
-    let engine = Arc::new(engine);
+    framework_with_shared_engine(service, i18n, registration, Arc::new(engine))
+}
+
+/// [`framework_with_engine`] with an engine the caller keeps a handle on (to stop its job
+/// taker and hand its jobs back at shutdown).
+pub fn framework_with_shared_engine(
+    service: Arc<Service>,
+    i18n: Arc<I18n>,
+    registration: Registration,
+    engine: Arc<engine::Engine>,
+) -> poise::Framework<Data, Error> {
     let commands = commands(&i18n);
     poise::Framework::builder()
         .options(poise::FrameworkOptions {
@@ -311,7 +324,8 @@ pub fn framework_with_engine(
                     i18n,
                     engine,
                 };
-                // Crash recovery: the moves the engine owes since before the restart.
+                // The moves the computer owes (since before a restart too) are jobs in the
+                // database: this process takes them when it thinks (engine_threads > 0).
                 tokio::spawn(engine::resume(data.engine_shared(ctx)));
                 tokio::spawn(review::sweep_reviews(data.engine_shared(ctx)));
                 Ok(data)
@@ -393,6 +407,88 @@ pub struct Operations {
 pub async fn run(config: Config, operations: Operations) -> Result<(), Error> {
     use crate::ops::shutdown::Drain;
 
+    let service = open_service(&config).await?;
+    crate::render::warm_up();
+    let i18n = Arc::new(I18n::load());
+    let registration = config
+        .discord
+        .dev_guild_id
+        .map_or(Registration::Global, Registration::Guild);
+    let engine = Arc::new(
+        engine::Engine::with_correspondence(
+            config.game.engine_threads,
+            config.engine.correspondence_budget(),
+        )
+        .taking_jobs(engine::JobOptions {
+            slots: config.game.engine_threads,
+            role: crate::ops::metrics::WorkerRole::Run,
+            lease: config.engine.job_lease(),
+            poll: config.engine.job_poll(),
+        }),
+    );
+    let framework = framework_with_shared_engine(
+        Arc::clone(&service),
+        i18n,
+        registration,
+        Arc::clone(&engine),
+    );
+    let drain = Drain::new();
+    let mut client = client_with_drain(http_client(&config), framework, Arc::clone(&drain)).await?;
+    // Before the probe: it must know how many shards this process should have connected.
+    let shards = shards::resolve(config.discord.shard_plan()?, &client.http).await?;
+    info!(shards = %shards, "connecting the gateway shards");
+    // With a range of its own, this process posts what is owed in its shards' guilds (and
+    // what it wrote itself); other processes post the rest.
+    if shards.count() < shards.total {
+        service.set_outbox_scope(crate::service::OutboxScope::Shards(
+            crate::service::GuildShards {
+                first: shards.first,
+                last: shards.last,
+                total: shards.total,
+            },
+        ));
+    }
+    let shard_manager = Arc::clone(&client.shard_manager);
+    let (stop_listener, listener_stopped) = tokio::sync::watch::channel(false);
+    let listening = operations.listener.map(|listener| {
+        if let Ok(addr) = listener.local_addr() {
+            info!(%addr, "serving /metrics, /healthz and /readyz");
+        }
+        let probe = ops::BotProbe::new(
+            Arc::clone(&service),
+            Arc::clone(&shard_manager),
+            shards.count(),
+            Arc::clone(&drain),
+        );
+        tokio::spawn(listener.serve(operations.metrics, Arc::new(probe), listener_stopped))
+    });
+    let grace = Duration::from_secs(u64::from(config.shutdown_grace_seconds));
+    tokio::spawn(stop_on_signal(
+        Arc::clone(&drain),
+        shard_manager,
+        Arc::clone(&engine),
+        grace,
+    ));
+    shards::start(&mut client, shards).await?;
+    // Events the gateway delivered just before it closed run in tasks of their own that may
+    // not have begun yet: let them begin, then wait for them (the watchdog bounds this).
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    drain.wait_idle(grace).await;
+    // The engine finishes what it is thinking about within a fifth of the grace, and hands
+    // back the rest (another process takes it at once).
+    engine_jobs::stop(&engine, &service, grace / 5).await;
+    flush_outbox(&service, grace / 5).await;
+    service.close().await;
+    let _ = stop_listener.send(true);
+    if let Some(listening) = listening {
+        let _ = listening.await;
+    }
+    info!("stopped");
+    Ok(())
+}
+
+/// Opens the configuration's database (migrations applied) under a service.
+async fn open_service(config: &Config) -> Result<Arc<Service>, Error> {
     let options = StoreOptions::new(config.database.url.clone());
     let service_config = ServiceConfig {
         challenge_ttl: Duration::from_secs(u64::from(config.game.challenge_expiry_hours) * 3600),
@@ -408,61 +504,14 @@ pub async fn run(config: Config, operations: Operations) -> Result<(), Error> {
             database: redact_url(&config.database.url),
             source,
         })?;
-    let service = Arc::new(service);
     info!(database = %redact_url(&config.database.url), "database ready, migrations applied");
-    crate::render::warm_up();
-    let i18n = Arc::new(I18n::load());
-    let registration = config
-        .discord
-        .dev_guild_id
-        .map_or(Registration::Global, Registration::Guild);
-    let framework = framework_with_engine(
-        Arc::clone(&service),
-        i18n,
-        registration,
-        engine::Engine::with_correspondence(
-            config.game.engine_threads,
-            config.engine.correspondence_budget(),
-        ),
-    );
-    let drain = Drain::new();
-    let mut client = client_with_drain(http_client(&config), framework, Arc::clone(&drain)).await?;
-    let shard_manager = Arc::clone(&client.shard_manager);
-    let (stop_listener, listener_stopped) = tokio::sync::watch::channel(false);
-    let listening = operations.listener.map(|listener| {
-        if let Ok(addr) = listener.local_addr() {
-            info!(%addr, "serving /metrics, /healthz and /readyz");
-        }
-        // `client.start()` runs one shard.
-        let probe = ops::BotProbe::new(
-            Arc::clone(&service),
-            Arc::clone(&shard_manager),
-            1,
-            Arc::clone(&drain),
-        );
-        tokio::spawn(listener.serve(operations.metrics, Arc::new(probe), listener_stopped))
-    });
-    let grace = Duration::from_secs(u64::from(config.shutdown_grace_seconds));
-    tokio::spawn(stop_on_signal(Arc::clone(&drain), shard_manager, grace));
-    client.start().await?;
-    // Events the gateway delivered just before it closed run in tasks of their own that may
-    // not have begun yet: let them begin, then wait for them (the watchdog bounds this).
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    drain.wait_idle(grace).await;
-    flush_outbox(&service, grace / 5).await;
-    service.close().await;
-    let _ = stop_listener.send(true);
-    if let Some(listening) = listening {
-        let _ = listening.await;
-    }
-    info!("stopped");
-    Ok(())
+    Ok(Arc::new(service))
 }
 
 /// Gives the outbox's poster (still running) a bounded time to send what the last actions owe
 /// Discord, and to record what it sent, before the database closes. What is left is durable:
 /// the next start posts it, so running out of time here loses nothing.
-async fn flush_outbox(service: &Service, within: Duration) {
+pub(crate) async fn flush_outbox(service: &Service, within: Duration) {
     let deadline = tokio::time::Instant::now() + within;
     loop {
         match service.outbox_pending().await {
@@ -486,6 +535,7 @@ async fn flush_outbox(service: &Service, within: Duration) {
 async fn stop_on_signal(
     drain: Arc<crate::ops::shutdown::Drain>,
     shard_manager: Arc<serenity::ShardManager>,
+    engine: Arc<engine::Engine>,
     grace: Duration,
 ) {
     let mut signals = match Signals::new() {
@@ -497,6 +547,8 @@ async fn stop_on_signal(
     };
     signals.next().await;
     drain.start();
+    // No new engine jobs from now on: what this process has not begun is another's.
+    engine.stop_taking();
     info!(
         in_flight = drain.in_flight(),
         grace_seconds = grace.as_secs(),

@@ -178,6 +178,14 @@ pub fn count_rest_failure(error: &(dyn std::error::Error + 'static)) {
     }
 }
 
+/// Reads the engine jobs nobody holds (whole database) into their gauge, at scrape time.
+pub async fn refresh_engine_jobs(service: &Service) {
+    match service.engine_jobs_waiting().await {
+        Ok(n) => metrics::engine_jobs_waiting(usize::try_from(n).unwrap_or(usize::MAX)),
+        Err(e) => debug!(%e, "could not count the engine jobs for the metrics"),
+    }
+}
+
 /// The readiness probe and scrape-time gauges of one bot process.
 pub struct BotProbe {
     service: Arc<Service>,
@@ -243,6 +251,7 @@ impl Probe for BotProbe {
             Ok(c) => metrics::game_counts(c.active_games, c.overdue_games, c.open_challenges),
             Err(e) => debug!(%e, "could not count the open games for the metrics"),
         }
+        refresh_engine_jobs(&self.service).await;
         let pools = self.service.pool_use();
         metrics::db_connections_in_use("writer", pools.writer);
         metrics::db_connections_in_use("reader", pools.reader);

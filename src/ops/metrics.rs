@@ -51,6 +51,12 @@ pub const ENGINE_NODES: &str = "gomoku_engine_nodes_total";
 pub const ENGINE_JOBS_WAITING: &str = "gomoku_engine_jobs_waiting";
 /// Engine threads or workers thinking now.
 pub const ENGINE_WORKERS_BUSY: &str = "gomoku_engine_workers_busy";
+/// Moves the engine played, by worker (issue 11: `run-K` or `worker-K`, K a thread slot).
+pub const ENGINE_WORKER_MOVES: &str = "gomoku_engine_worker_moves_total";
+/// Seconds the engine thought per move, by worker.
+pub const ENGINE_WORKER_THINKING_SECONDS: &str = "gomoku_engine_worker_thinking_seconds";
+/// Positions the engine's search visited, by worker.
+pub const ENGINE_WORKER_NODES: &str = "gomoku_engine_worker_nodes_total";
 /// Seconds a write transaction's commit took, by operation.
 pub const DB_COMMIT_SECONDS: &str = "gomoku_db_commit_seconds";
 /// Database connections in use, by pool.
@@ -90,6 +96,20 @@ const ANSWER_BUCKETS: &[f64] = &[
 const COMMIT_BUCKETS: &[f64] = &[
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0,
 ];
+/// The 64 labels `prefix0` to `prefix63`, made at compile time.
+macro_rules! slots {
+    ($prefix:literal) => {
+        seq_slots!($prefix; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25
+            26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53
+            54 55 56 57 58 59 60 61 62 63)
+    };
+}
+macro_rules! seq_slots {
+    ($prefix:literal; $($n:literal)*) => {
+        [$(concat!($prefix, $n)),*]
+    };
+}
+
 /// Histogram buckets for the engine's thinking (seconds): 10 ms to 60 s.
 const THINKING_BUCKETS: &[f64] = &[0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0];
 
@@ -113,6 +133,10 @@ pub fn builder() -> Result<PrometheusBuilder, BuildError> {
         .set_buckets_for_metric(Matcher::Full(DB_COMMIT_SECONDS.into()), COMMIT_BUCKETS)?
         .set_buckets_for_metric(
             Matcher::Full(ENGINE_THINKING_SECONDS.into()),
+            THINKING_BUCKETS,
+        )?
+        .set_buckets_for_metric(
+            Matcher::Full(ENGINE_WORKER_THINKING_SECONDS.into()),
             THINKING_BUCKETS,
         )
 }
@@ -145,8 +169,24 @@ pub fn describe() {
         ENGINE_NODES,
         "Positions visited by the engine's search, by level (per second: over the thinking time)."
     );
-    describe_gauge!(ENGINE_JOBS_WAITING, "Engine jobs waiting for a thread.");
+    describe_gauge!(
+        ENGINE_JOBS_WAITING,
+        "Engine jobs in the database nobody holds (whole database)."
+    );
     describe_gauge!(ENGINE_WORKERS_BUSY, "Engine threads thinking now.");
+    describe_counter!(
+        ENGINE_WORKER_MOVES,
+        "Moves the engine played, by worker (process role and thread slot)."
+    );
+    describe_histogram!(
+        ENGINE_WORKER_THINKING_SECONDS,
+        Unit::Seconds,
+        "Engine thinking time per move, by worker."
+    );
+    describe_counter!(
+        ENGINE_WORKER_NODES,
+        "Positions visited by the engine's search, by worker (per second: over the thinking time)."
+    );
     describe_histogram!(
         DB_COMMIT_SECONDS,
         Unit::Seconds,
@@ -303,7 +343,36 @@ pub fn engine_nodes(level: u8, nodes: u64) {
     counter!(ENGINE_NODES, "level" => level_label(level)).increment(nodes);
 }
 
-/// Sets how many engine jobs wait for a thread (or, once workers exist, a worker).
+/// Counts a move played by `worker` (a bounded label: the process's role and a thread slot,
+/// see [`worker_label`]) after thinking `took` and visiting `nodes` positions.
+pub fn engine_worker_move(worker: &'static str, took: Duration, nodes: u64) {
+    counter!(ENGINE_WORKER_MOVES, "worker" => worker).increment(1);
+    histogram!(ENGINE_WORKER_THINKING_SECONDS, "worker" => worker).record(took.as_secs_f64());
+    counter!(ENGINE_WORKER_NODES, "worker" => worker).increment(nodes);
+}
+
+/// The label of thread slot `slot` of a process in `role` (`run` or `worker`): from a fixed
+/// set of 64 slots per role, never an id, so the label's values stay bounded.
+pub fn worker_label(role: WorkerRole, slot: usize) -> &'static str {
+    const RUN: [&str; 64] = slots!("run-");
+    const WORKER: [&str; 64] = slots!("worker-");
+    let table = match role {
+        WorkerRole::Run => &RUN,
+        WorkerRole::Worker => &WORKER,
+    };
+    table.get(slot).copied().unwrap_or("other")
+}
+
+/// The kind of process that takes engine jobs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkerRole {
+    /// A bot process (`gomoku-bot run`) thinking beside its gateway.
+    Run,
+    /// An engine worker (`gomoku-bot worker`).
+    Worker,
+}
+
+/// Sets how many engine jobs nobody holds, over the whole database.
 pub fn engine_jobs_waiting(n: usize) {
     gauge!(ENGINE_JOBS_WAITING).set(n as f64);
 }

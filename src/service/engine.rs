@@ -61,8 +61,39 @@ impl EngineTurn {
             .filter(|&a| self.game.is_legal(a));
         // With the thinking time of `engine_move`, the nodes per second.
         crate::ops::metrics::engine_nodes(self.level.get(), player.nodes());
+        LAST_NODES.with(|n| n.set(player.nodes()));
         action
     }
+
+    /// Chooses the engine's action searching at most `nodes` positions (time is only a
+    /// safety net of a minute): the same position gives the same work on any machine, for
+    /// benchmarks that count moves per second.
+    pub fn think_nodes(&self, nodes: u64) -> Option<Action> {
+        let mut engine = crate::engine::Engine::seeded(self.level, 1);
+        let limits = crate::engine::Limits {
+            time: Duration::from_secs(60),
+            nodes,
+        };
+        let action = engine
+            .choose_with(&self.game, limits)
+            .filter(|&a| self.game.is_legal(a));
+        let visited = engine.last_info().nodes;
+        crate::ops::metrics::engine_nodes(self.level.get(), visited);
+        LAST_NODES.with(|n| n.set(visited));
+        action
+    }
+}
+
+thread_local! {
+    /// Positions the last search on this thread visited: the engine's threads read it after
+    /// a move for the per-worker nodes per second (the thinker's signature stays an action).
+    static LAST_NODES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Takes the count of positions the last search on this thread visited (0 when none ran
+/// since the last call).
+pub fn take_last_nodes() -> u64 {
+    LAST_NODES.with(|n| n.replace(0))
 }
 
 impl Service {

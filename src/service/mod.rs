@@ -41,6 +41,7 @@ mod challenges;
 mod clock;
 mod clocks;
 mod engine;
+mod engine_jobs;
 mod error;
 mod games;
 mod listings;
@@ -68,10 +69,11 @@ use rand::seq::SliceRandom;
 pub use crate::store::{OutboxEnd, OutboxRow};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use clocks::{ClockEvent, VacationBalance, reminder_time, utc_year};
-pub use engine::EngineTurn;
+pub use engine::{EngineTurn, take_last_nodes};
+pub use engine_jobs::{EngineJob, JobTurn};
 pub use error::ServiceError;
 pub use offers::{Answered, OfferError, OfferMade, Outcome};
-pub use outbox::{HOLD as OUTBOX_HOLD, OutboxKind, OutboxNote};
+pub use outbox::{GuildShards, HOLD as OUTBOX_HOLD, OutboxKind, OutboxNote, OutboxScope};
 pub use ratings::{
     Family, GameOutcome, HISTORY_LENGTH, HistoryEntry, LEADERBOARD_PAGE, LeaderboardPage,
     MIN_STONES_EACH, PlayerRatings, Ranked, Rating, RatingChange, START_RATING, Unrated,

@@ -20,6 +20,11 @@ impl Service {
         Ok(self.store.open_counts(self.now()).await?)
     }
 
+    /// Whether the database was closed (the process is stopping).
+    pub fn is_closed(&self) -> bool {
+        self.store.is_closed()
+    }
+
     /// Database connections in use, per pool.
     pub fn pool_use(&self) -> PoolUse {
         self.store.pool_use()

@@ -14,7 +14,7 @@ use std::time::Duration;
 use super::{GameId, GameStatus, GameView, ResultReason, Service, ServiceError, Timestamp};
 use crate::store::{OutboxEnd, OutboxRow};
 
-pub use crate::store::OutboxKind;
+pub use crate::store::{GuildShards, OutboxKind, OutboxScope};
 
 /// How long a row of this process waits for the front's note before the poster takes it
 /// anyway (a handler that failed before noting it).
@@ -44,6 +44,8 @@ pub(super) struct Notes {
     wake: tokio::sync::Notify,
     /// Whether actions owe their posts through the outbox.
     on: std::sync::atomic::AtomicBool,
+    /// Which rows this process's poster takes (several processes on one database).
+    scope: Mutex<OutboxScope>,
 }
 
 impl Default for Notes {
@@ -52,6 +54,7 @@ impl Default for Notes {
             notes: Mutex::default(),
             wake: tokio::sync::Notify::new(),
             on: std::sync::atomic::AtomicBool::new(true),
+            scope: Mutex::new(OutboxScope::All),
         }
     }
 }
@@ -69,6 +72,26 @@ impl Service {
             .unwrap_or_else(PoisonError::into_inner)
             .insert((game, ply), note);
         self.notes.wake.notify_one();
+    }
+
+    /// Which outbox rows this process posts, when several processes share the database:
+    /// those of its gateway shards' guilds (a `run` process with a shard range), or only its
+    /// own (a process without a gateway). Every row by default (one process).
+    pub fn set_outbox_scope(&self, scope: OutboxScope) {
+        *self
+            .notes
+            .scope
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = scope;
+    }
+
+    /// [`Service::set_outbox_scope`]'s setting.
+    pub fn outbox_scope(&self) -> OutboxScope {
+        *self
+            .notes
+            .scope
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Wakes the poster (new rows, or a row's retry time).
@@ -106,7 +129,13 @@ impl Service {
     /// # Errors
     /// [`ServiceError::Storage`].
     pub async fn outbox_heads(&self, limit: u32) -> Result<Vec<(OutboxRow, bool)>, ServiceError> {
-        Ok(self.store.outbox_heads(self.now(), limit).await?)
+        let now = self.now();
+        let hold = i64::try_from(HOLD.as_millis()).unwrap_or(i64::MAX);
+        let left_before = Timestamp(now.0.saturating_sub(hold));
+        Ok(self
+            .store
+            .outbox_heads(now, limit, self.outbox_scope(), left_before)
+            .await?)
     }
 
     /// Rows still pending.

@@ -66,6 +66,9 @@ impl Store {
             .bind(game.0)
             .execute(&mut *tx)
             .await?;
+        // The computer's first move, when it has the first turn, is owed from the start.
+        super::engine_jobs::owe_engine_job(&mut tx, game, new.now, &self.appends.job_holder)
+            .await?;
         tx.commit().await?;
         Ok(game)
     }

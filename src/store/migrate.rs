@@ -69,6 +69,7 @@ pub const TABLES: &[Table] = &[
     table("tournament_boards", "tournament_id, round, board"),
     table("reviews", "game_id"),
     table("outbox", "outbox_id"),
+    table("engine_jobs", "game_id, ply"),
 ];
 
 /// Why `migrate-store` stopped.

@@ -55,6 +55,7 @@ mod challenges;
 mod clocks;
 mod connect;
 mod engine;
+mod engine_jobs;
 mod error;
 mod games;
 mod members;
@@ -67,6 +68,7 @@ mod outbox;
 pub mod ratings;
 mod reviews;
 mod rows;
+mod shards;
 mod tournaments;
 
 use std::sync::Arc;
@@ -76,6 +78,7 @@ use sqlx::AnyPool;
 pub use challenges::{NewChallenge, Seated};
 pub use clocks::ReminderCandidate;
 pub use connect::{Backend, DEFAULT_URL, Durability, StoreOptions};
+pub use engine_jobs::EngineJob;
 pub use error::{AppendError, StorageError, StorageErrorKind};
 pub use games::{GameListing, GameMeta, SeatRow, StoredAction, StoredGame, shown_deadline};
 pub use migrate::{Copied, MigrateStoreError, TABLES, Table, copy_sqlite_to_postgres, redact_url};
@@ -90,6 +93,7 @@ pub use ops::{OpenCounts, PoolUse};
 pub use outbox::{OutboxEnd, OutboxKind, OutboxRow, Owed};
 pub use ratings::{Family, Ranked, Rating, RatingChange, Scope, Unrated};
 pub use reviews::{ReviewClaim, RunningReview};
+pub use shards::{GuildShards, OutboxScope};
 pub use tournaments::{
     BoardRow, EntryRow, Joined, NewTournament, PlannedBoard, Seeding, StoredTournament,
     TournamentId, TournamentRow, TournamentStatus,

@@ -4,6 +4,7 @@ use std::sync::{Mutex, PoisonError};
 
 use crate::ops::metrics;
 
+use super::engine_jobs::JobHolder;
 use super::model::{
     GameId, GameResult, GuildId, ResultReason, Timestamp, UserInfo, colours_to_mask,
 };
@@ -52,6 +53,8 @@ pub(crate) struct Appends {
     turn: tokio::sync::Mutex<()>,
     /// This process's mark on the outbox rows it writes.
     pub(crate) boot: Boot,
+    /// Who takes the engine jobs this process's actions make, if this process thinks.
+    pub(crate) job_holder: JobHolder,
 }
 
 impl std::fmt::Debug for Appends {
@@ -77,7 +80,12 @@ fn outcome_unknown() -> AppendError {
 
 /// Appends one move inside a transaction: the move log's row and the game row's new
 /// snapshot, refused as [`AppendError::Conflict`] when the ply was taken or the game ended.
-async fn append_in(tx: &mut Tx, boot: &Boot, action: &NewAction) -> Result<(), AppendError> {
+async fn append_in(
+    tx: &mut Tx,
+    boot: &Boot,
+    holder: &JobHolder,
+    action: &NewAction,
+) -> Result<(), AppendError> {
     let inserted = sqlx::query(
         "INSERT INTO moves (game_id, ply, seat, action, played_at) VALUES ($1, $2, $3, $4, $5)",
     )
@@ -147,6 +155,9 @@ async fn append_in(tx: &mut Tx, boot: &Boot, action: &NewAction) -> Result<(), A
         action.at,
     )
     .await?;
+    // The move the computer owes after this action (and the end of the job this action
+    // answered, when the engine played it) is in the same transaction (issue 11).
+    super::engine_jobs::owe_engine_job(tx, action.game, action.at, holder).await?;
     // Every way a game ends passes here: ratings change in the same transaction (and the
     // same savepoint, when moves are committed in a batch).
     if let Some(result) = action.finished {
@@ -251,11 +262,27 @@ impl Store {
         };
         let mut results = Vec::with_capacity(actions.len());
         if actions.len() == 1 {
-            results.push(append_in(&mut tx, &self.appends.boot, &actions[0]).await);
+            results.push(
+                append_in(
+                    &mut tx,
+                    &self.appends.boot,
+                    &self.appends.job_holder,
+                    &actions[0],
+                )
+                .await,
+            );
         } else {
             for action in actions {
                 let result = match sqlx::query("SAVEPOINT append").execute(&mut *tx).await {
-                    Ok(_) => append_in(&mut tx, &self.appends.boot, action).await,
+                    Ok(_) => {
+                        append_in(
+                            &mut tx,
+                            &self.appends.boot,
+                            &self.appends.job_holder,
+                            action,
+                        )
+                        .await
+                    }
                     Err(e) => Err(StorageError::from(e).into()),
                 };
                 let undo = if result.is_ok() {

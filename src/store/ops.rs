@@ -72,6 +72,11 @@ impl Store {
         }
     }
 
+    /// Whether [`Store::close`] was called (work loops end instead of retrying).
+    pub fn is_closed(&self) -> bool {
+        self.writer.is_closed()
+    }
+
     /// Connections in use (not idle) in each pool.
     pub fn pool_use(&self) -> PoolUse {
         let busy = |pool: &sqlx::AnyPool| {

@@ -252,19 +252,34 @@ impl Store {
     ///
     /// # Errors
     /// [`StorageError`].
+    ///
+    /// `scope` says which games' rows this process posts when several share the database;
+    /// rows of other processes written after `left_before` are theirs still.
     pub async fn outbox_heads(
         &self,
         now: Timestamp,
         limit: u32,
+        scope: super::OutboxScope,
+        left_before: Timestamp,
     ) -> Result<Vec<(OutboxRow, bool)>, StorageError> {
-        let rows = sqlx::query(&format!(
+        let only = scope.condition("$2", "$3");
+        let text = format!(
             "SELECT {COLUMNS}, not_before FROM outbox o WHERE state = 'pending' AND outbox_id = \
              (SELECT MIN(outbox_id) FROM outbox p WHERE p.state = 'pending' AND p.game_id = o.game_id) \
-             ORDER BY outbox_id LIMIT $1"
-        ))
-        .bind(i64::from(limit))
-        .fetch_all(&self.reader)
-        .await?;
+             {}ORDER BY outbox_id LIMIT $1",
+            only.as_deref()
+                .map_or_else(String::new, |c| format!("AND {c} "))
+        );
+        let mut query = sqlx::query(&text).bind(i64::from(limit));
+        // PostgreSQL refuses a parameter the statement does not use.
+        match scope {
+            super::OutboxScope::All => {}
+            super::OutboxScope::Own => query = query.bind(&self.appends.boot.0),
+            super::OutboxScope::Shards(_) => {
+                query = query.bind(&self.appends.boot.0).bind(left_before.0);
+            }
+        }
+        let rows = query.fetch_all(&self.reader).await?;
         rows.iter()
             .map(|r| {
                 let not_before: i64 = r.try_get("not_before")?;

@@ -218,7 +218,14 @@ async fn a_refused_token_or_refused_intents_stop_the_bot_with_one_line_after_one
             fake.refuse_next_identify(code);
             &[("RUST_LOG", "trace")]
         };
-        let mut bot = BotProcess::start(&fake, dir.path(), "", env);
+        // With a shard count given, the bot asks Discord nothing before it identifies: the
+        // token is judged by the gateway (without one, by GET /gateway/bot: the next test).
+        let config = format!(
+            "shutdown_grace_seconds = 15\n[discord]\ndev_guild_id = {}\n",
+            fake.guild_id().get()
+        );
+        let args = ["--shard-total", "1"];
+        let mut bot = BotProcess::spawn(&fake, dir.path(), &config, env, &args);
         let status = bot.exit_code(Duration::from_secs(60)).await;
         // Let the readers drain the closed pipes.
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -236,4 +243,27 @@ async fn a_refused_token_or_refused_intents_stop_the_bot_with_one_line_after_one
         assert_eq!(fake.connections(), 1, "{code}");
         assert_no_token(&bot, &[fake.token(), wrong]);
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_token_stops_the_bot_at_the_recommended_shard_count_with_one_line() {
+    let wrong = "MTIzNDU2Nzg5MDEyMzQ1Njc4.wrong.token-that-discord-refuses";
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start_with(slow_start()).await;
+    let mut bot = BotProcess::start(&fake, dir.path(), "", &[("DISCORD_TOKEN", wrong)]);
+    let status = bot.exit_code(Duration::from_secs(60)).await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let output = bot.output();
+    assert_eq!(status, Some(2), "{output:?}");
+    let errors: Vec<&String> = output.iter().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{output:?}");
+    assert!(
+        errors[0].starts_with(
+            "error: Discord refused the bot token (401 Unauthorized on GET /gateway/bot)"
+        ),
+        "{}",
+        errors[0]
+    );
+    assert_eq!(fake.identifies(), 0, "it never identified");
+    assert_no_token(&bot, &[fake.token(), wrong]);
 }

@@ -21,6 +21,8 @@ mod ratings;
 mod renju;
 mod review;
 mod scenarios;
+mod shards;
 mod smoke;
 mod social;
 mod tournaments;
+mod workers;

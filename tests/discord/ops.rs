@@ -42,18 +42,56 @@ impl BotProcess {
         extra_config: &str,
         env: &[(&str, &str)],
     ) -> Self {
+        let config = format!(
+            "shutdown_grace_seconds = 15\n{extra_config}\n[discord]\ndev_guild_id = {}\n",
+            fake.guild_id().get()
+        );
+        Self::spawn(fake, dir, &config, env, &[])
+    }
+
+    /// Starts `gomoku-bot <command…> --config dir/config.toml` against `fake` (`run`, or
+    /// `worker --engine-threads N`), with `extra_config` as in [`BotProcess::start`].
+    pub(crate) fn start_command(
+        fake: &FakeDiscord,
+        dir: &Path,
+        command_args: &[&str],
+        extra_config: &str,
+        env: &[(&str, &str)],
+    ) -> Self {
+        let config = format!(
+            "shutdown_grace_seconds = 15\n{extra_config}\n[discord]\ndev_guild_id = {}\n",
+            fake.guild_id().get()
+        );
+        Self::spawn_args(fake, dir, &config, env, command_args)
+    }
+
+    /// Starts `gomoku-bot run ARGS --config DIR/config.toml` with `config` as that file.
+    pub(crate) fn spawn(
+        fake: &FakeDiscord,
+        dir: &Path,
+        config_text: &str,
+        env: &[(&str, &str)],
+        args: &[&str],
+    ) -> Self {
+        let mut all = vec!["run"];
+        all.extend_from_slice(args);
+        Self::spawn_args(fake, dir, config_text, env, &all)
+    }
+
+    /// Starts `gomoku-bot ARGS --config DIR/config.toml` with `config` as that file.
+    fn spawn_args(
+        fake: &FakeDiscord,
+        dir: &Path,
+        config_text: &str,
+        env: &[(&str, &str)],
+        args: &[&str],
+    ) -> Self {
         let config = dir.join("config.toml");
-        std::fs::write(
-            &config,
-            format!(
-                "shutdown_grace_seconds = 15\n{extra_config}\n[discord]\ndev_guild_id = {}\n",
-                fake.guild_id().get()
-            ),
-        )
-        .unwrap();
+        std::fs::write(&config, config_text).unwrap();
         let mut command = Command::new(env!("CARGO_BIN_EXE_gomoku-bot"));
         command
-            .args(["run", "--config"])
+            .args(args)
+            .arg("--config")
             .arg(&config)
             .env("DISCORD_TOKEN", fake.token())
             .env("DISCORD_API_URL", fake.base_url())

@@ -147,6 +147,7 @@ async fn migrations_apply_to_an_empty_database_and_are_idempotent(db: TestDb) {
             "_sqlx_migrations",
             "challenge_members",
             "challenges",
+            "engine_jobs",
             "game_seats",
             "games",
             "guild_settings",

@@ -167,6 +167,32 @@ async fn a_sqlite_database_is_copied_whole_and_the_bot_plays_on_the_copy() {
     svc.play(&first, Some(open.id), act("K10", 19), Some(0))
         .await
         .unwrap();
+    // A game against the computer waiting for its move: its engine job is copied too.
+    let computer = gomoku_bot::service::UserInfo {
+        is_bot: true,
+        ..crate::common::user(500, "Gomoku Bot")
+    };
+    let carol = crate::common::carol();
+    let level = gomoku_bot::engine::Level::new(1).expect("a level");
+    let versus = svc
+        .challenge_engine(
+            &crate::common::at(carol.clone()),
+            &computer,
+            level,
+            crate::common::request(None, "gomoku"),
+        )
+        .await
+        .unwrap();
+    if versus.to_act().expect("in play").user == carol.id {
+        svc.play(
+            &crate::common::at(carol),
+            Some(versus.id),
+            act("H8", 15),
+            None,
+        )
+        .await
+        .unwrap();
+    }
     svc.close().await;
 
     let sqlite = crate::upgrade::connect(&from).await;

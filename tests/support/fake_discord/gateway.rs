@@ -69,23 +69,39 @@ fn parse_error(event: &str, data: &Value) -> Option<String> {
     })
 }
 
-/// Sends a dispatch on the current session with the next sequence number; a payload serenity
-/// would drop is recorded as the fake's own error.
-pub(crate) fn enqueue(st: &mut State, event: &str, data: Value) -> Option<u64> {
+/// Sends a dispatch on shard `shard`'s session with the next sequence number; a payload
+/// serenity would drop is recorded as the fake's own error.
+pub(crate) fn enqueue(st: &mut State, shard: u64, event: &str, data: Value) -> Option<u64> {
     if let Err(reason) = check_dispatch(event, &data) {
         st.harness_errors.push(reason);
     }
-    enqueue_checked(st, event, &data)
+    enqueue_on(st, shard, event, &data)
 }
 
-/// Sends a dispatch that [`check_dispatch`] has already accepted (parsing is the costly part).
-/// With no live connection it goes to the resumable session when the test asked for that
-/// ([`super::FakeDiscord::queue_while_away`]), to be replayed on RESUME; else `None`.
+/// The shard a dispatch goes on: its guild's (`(guild_id >> 22) % total`, as Discord sends a
+/// guild's events on that shard only); shard 0 for a dispatch of no guild.
+pub(crate) fn shard_for(st: &State, data: &Value) -> u64 {
+    data.get("guild_id")
+        .and_then(Value::as_str)
+        .and_then(|g| g.parse::<u64>().ok())
+        .map_or(0, |g| st.gateway.shard_of(g))
+}
+
+/// Sends a dispatch that [`check_dispatch`] has already accepted (parsing is the costly part)
+/// on the session of its guild's shard. With no live connection on that shard it goes to the
+/// shard's resumable session when the test asked for that
+/// ([`super::FakeDiscord::queue_while_away`]), to be replayed on RESUME; else `None` (the
+/// caller waits for the shard to connect).
 pub(crate) fn enqueue_checked(st: &mut State, event: &str, data: &Value) -> Option<u64> {
+    let shard = shard_for(st, data);
+    enqueue_on(st, shard, event, data)
+}
+
+fn enqueue_on(st: &mut State, shard: u64, event: &str, data: &Value) -> Option<u64> {
     let queue_while_away = st.gateway.queue_while_away;
-    let (session, live) = match st.gateway.current.as_mut() {
+    let (session, live) = match st.gateway.live.get_mut(&shard) {
         Some(live) => (live, true),
-        None if queue_while_away => (st.gateway.resumable.as_mut()?, false),
+        None if queue_while_away => (st.gateway.resumable.get_mut(&shard)?, false),
         None => return None,
     };
     session.seq += 1;
@@ -208,17 +224,17 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>) {
         }
     }
     let mut st = shared.lock();
-    if st
+    let shard = st
         .gateway
-        .current
-        .as_ref()
-        .is_some_and(|s| s.connection == connection)
-    {
-        let mut left = st.gateway.current.take();
-        if let (Some(session), Some(code)) = (left.as_mut(), closed_with) {
-            session.invalidated |= !close_keeps_session(code);
+        .live
+        .iter()
+        .find(|(_, s)| s.connection == connection)
+        .map(|(shard, _)| *shard);
+    if let Some(mut left) = shard.and_then(|shard| st.gateway.live.remove(&shard)) {
+        if let Some(code) = closed_with {
+            left.invalidated |= !close_keeps_session(code);
         }
-        st.gateway.resumable = left;
+        st.gateway.resumable.insert(left.shard[0], left);
     }
     drop(st);
     shared.bump();
@@ -229,9 +245,12 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>) {
 fn heartbeat(shared: &Shared, frame: &Value, tx: &mpsc::UnboundedSender<Out>, connection: u64) {
     let mut st = shared.lock();
     st.gateway.heartbeats.push(connection);
-    if let (Some(session), Some(seen)) = (st.gateway.current.as_mut(), frame["d"].as_u64())
-        && session.connection == connection
-    {
+    let session = st
+        .gateway
+        .live
+        .values_mut()
+        .find(|s| s.connection == connection);
+    if let (Some(session), Some(seen)) = (session, frame["d"].as_u64()) {
         while session.unacked.front().is_some_and(|(s, _)| *s <= seen) {
             session.unacked.pop_front();
         }
@@ -258,17 +277,28 @@ fn resume(shared: &Shared, frame: Value, tx: mpsc::UnboundedSender<Out>, connect
         return false;
     }
     let named = |s: &Session| !s.invalidated && asked == Some(format!("fake-session-{}", s.number));
-    let session = if st.gateway.current.as_ref().is_some_and(named) {
-        st.gateway.current.take()
-    } else if st.gateway.resumable.as_ref().is_some_and(named) {
-        st.gateway.resumable.take()
-    } else {
-        None
+    let live = st
+        .gateway
+        .live
+        .iter()
+        .find(|(_, s)| named(s))
+        .map(|(shard, _)| *shard);
+    let left = st
+        .gateway
+        .resumable
+        .iter()
+        .find(|(_, s)| named(s))
+        .map(|(shard, _)| *shard);
+    let session = match (live, left) {
+        (Some(shard), _) => st.gateway.live.remove(&shard),
+        (None, Some(shard)) => st.gateway.resumable.remove(&shard),
+        (None, None) => None,
     };
     let Some(mut session) = session else {
         return false;
     };
-    st.gateway.resumable = None;
+    let shard = session.shard[0];
+    st.gateway.resumable.remove(&shard);
     st.gateway.resumes += 1;
     for (seq, text) in &session.unacked {
         if *seq > seen {
@@ -278,8 +308,8 @@ fn resume(shared: &Shared, frame: Value, tx: mpsc::UnboundedSender<Out>, connect
     }
     session.tx = tx;
     session.connection = connection;
-    st.gateway.current = Some(session);
-    enqueue(&mut st, "RESUMED", json!({}));
+    st.gateway.live.insert(shard, session);
+    enqueue(&mut st, shard, "RESUMED", json!({}));
     drop(st);
     shared.bump();
     true
@@ -297,54 +327,82 @@ fn identify(
         token == shared.token || token.strip_prefix("Bot ") == Some(shared.token.as_str());
     let mut redacted = frame.clone();
     redacted["d"]["token"] = json!("<redacted>");
+    // `[shard_id, shard_total]`; a client that does not shard sends none (shard 0 of 1).
+    let shard = match frame["d"].get("shard") {
+        None | Some(Value::Null) => Some([0, 1]),
+        Some(v) => match (v[0].as_u64(), v[1].as_u64(), v.as_array().map(Vec::len)) {
+            (Some(id), Some(total), Some(2)) if id < total => Some([id, total]),
+            _ => None,
+        },
+    };
     let mut st = shared.lock();
     st.gateway.identifies.push(redacted);
-    let refused = if accepted {
-        st.gateway.refuse_identify.take()
-    } else {
+    let totals_differ =
+        shard.is_some_and(|[_, total]| st.gateway.live.values().any(|s| s.shard[1] != total));
+    let refused = if !accepted {
         Some((4004, close_reason(4004).to_owned()))
+    } else if shard.is_none() || totals_differ {
+        // Discord refuses a shard id not below the total; the fake also refuses a total other
+        // than the live shards' (one bot, one total).
+        Some((4010, close_reason(4010).to_owned()))
+    } else {
+        st.gateway.refuse_identify.take()
     };
     if let Some(refused) = refused {
         drop(st);
         shared.bump();
         return Err(refused);
     }
+    let [shard_id, shard_total] = shard.unwrap_or([0, 1]);
     st.gateway.sessions_started += 1;
     let number = st.gateway.sessions_started;
-    // A new session: the last one can no longer be resumed.
-    st.gateway.resumable = None;
-    st.gateway.current = Some(Session {
-        number,
-        seq: 0,
-        tx,
-        connection,
-        unacked: VecDeque::new(),
-        invalidated: false,
-    });
+    // A new session of this shard: its last one can no longer be resumed.
+    st.gateway.resumable.remove(&shard_id);
+    st.gateway.live.insert(
+        shard_id,
+        Session {
+            number,
+            shard: [shard_id, shard_total],
+            seq: 0,
+            tx,
+            connection,
+            unacked: VecDeque::new(),
+            invalidated: false,
+        },
+    );
+    // This shard's guilds only.
+    let guilds: Vec<u64> = std::iter::once(shared.guild_id)
+        .chain(st.other_guilds.keys().copied())
+        .filter(|g| (g >> 22) % shard_total == shard_id)
+        .collect();
+    let unavailable: Vec<Value> = guilds
+        .iter()
+        .map(|g| json!({"id": g.to_string(), "unavailable": true}))
+        .collect();
     let ready = Fixture::Ready.fill(
         &Vars::new()
             .set("bot_user_id", shared.bot_user_id.to_string())
             .set("bot_username", shared.bot_username.clone())
-            .set(
-                "unavailable_guilds",
-                json!([{"id": shared.guild_id.to_string(), "unavailable": true}]),
-            )
+            .set("unavailable_guilds", json!(unavailable))
             .set("session_id", format!("fake-session-{number}"))
             .set("resume_gateway_url", shared.gateway_url.clone())
             .set("application_id", shared.application_id.to_string()),
     );
     match ready {
-        Ok(ready) => {
-            enqueue(&mut st, "READY", ready);
+        Ok(mut ready) => {
+            ready["shard"] = json!([shard_id, shard_total]);
+            enqueue(&mut st, shard_id, "READY", ready);
         }
         Err(e) => st.harness_errors.push(e.to_string()),
     }
     if shared.config.send_guild_create {
-        match guild_create(shared, &st) {
-            Ok(guild) => {
-                enqueue(&mut st, "GUILD_CREATE", guild);
+        for guild in guilds {
+            match guild_create(shared, &st, guild) {
+                Ok(payload) => {
+                    enqueue(&mut st, shard_id, "GUILD_CREATE", payload);
+                }
+                Err(e) => st.harness_errors.push(e.to_string()),
             }
-            Err(e) => st.harness_errors.push(e.to_string()),
         }
     }
     drop(st);
@@ -352,28 +410,48 @@ fn identify(
     Ok(number)
 }
 
-/// The GUILD_CREATE payload of the test guild as it is now.
+/// The GUILD_CREATE payload of a guild (the test guild or another) as it is now.
 pub(crate) fn guild_create(
     shared: &Shared,
     st: &State,
+    guild: u64,
 ) -> Result<Value, super::fixtures::FixtureError> {
     let is_thread = |c: &&Value| c["type"] == PUBLIC_THREAD || c["type"] == PRIVATE_THREAD;
+    let in_guild = |c: &&Value| super::state::snowflake_of(&c["guild_id"]) == Some(guild);
     let channels: Vec<Value> = st
         .channels
         .values()
+        .filter(in_guild)
         .filter(|c| !is_thread(c))
         .cloned()
         .collect();
-    let threads: Vec<Value> = st.channels.values().filter(is_thread).cloned().collect();
+    let threads: Vec<Value> = st
+        .channels
+        .values()
+        .filter(in_guild)
+        .filter(is_thread)
+        .cloned()
+        .collect();
+    let name = st
+        .other_guilds
+        .get(&guild)
+        .cloned()
+        .unwrap_or_else(|| shared.config.guild_name.clone());
+    let system_channel = st
+        .first_channel_of(guild)
+        .unwrap_or(shared.default_channel_id);
+    // @everyone's id is its guild's.
+    let mut everyone = shared.everyone_role_json();
+    everyone["id"] = json!(guild.to_string());
     let mut members = vec![shared.bot_member_json()];
     members.extend(st.users.values().map(|u| u.member_json(&shared.joined_at)));
     Fixture::GuildCreate.fill(
         &Vars::new()
-            .set("guild_id", shared.guild_id.to_string())
-            .set("guild_name", shared.config.guild_name.clone())
+            .set("guild_id", guild.to_string())
+            .set("guild_name", name)
             .set("owner_id", shared.owner_id.to_string())
-            .set("roles", json!([shared.everyone_role_json()]))
-            .set("system_channel_id", shared.default_channel_id.to_string())
+            .set("roles", json!([everyone]))
+            .set("system_channel_id", system_channel.to_string())
             .set("preferred_locale", shared.config.guild_locale.clone())
             .set("joined_at", shared.joined_at.clone())
             .set("member_count", members.len())

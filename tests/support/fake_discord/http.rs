@@ -279,7 +279,7 @@ fn route(shared: &Shared, st: &mut State, req: &RecordedRequest) -> Routed {
         ("GET", ["gateway"]) => Ok(Answer::json(json!({"url": shared.gateway_url}))),
         ("GET", ["gateway", "bot"]) => Ok(Answer::json(json!({
             "url": shared.gateway_url,
-            "shards": 1,
+            "shards": shared.config.shards.max(1),
             "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 14_400_000, "max_concurrency": 1},
         }))),
         ("GET", ["oauth2", "applications", "@me"] | ["applications", "@me"]) => {
@@ -357,10 +357,11 @@ fn route(shared: &Shared, st: &mut State, req: &RecordedRequest) -> Routed {
             channels(shared, st, req, channel_id, rest)
         }
         (_, ["guilds", guild, rest @ ..]) => {
-            if snowflake("guild_id", guild)? != shared.guild_id {
+            let guild = snowflake("guild_id", guild)?;
+            if guild != shared.guild_id && !st.other_guilds.contains_key(&guild) {
                 return Err(Answer::error(ErrorAnswer::new(404, 10004, "Unknown Guild")));
             }
-            guilds(shared, st, method, rest)
+            guilds(shared, st, method, guild, rest)
         }
         _ => Err(Answer::unknown_route()),
     }
@@ -382,7 +383,7 @@ fn commands(shared: &Shared, st: &mut State, req: &RecordedRequest, segments: &[
     let guild = match segments {
         ["applications", _, "guilds", guild, ..] => {
             let id = snowflake("guild_id", guild)?;
-            if id != shared.guild_id {
+            if id != shared.guild_id && !st.other_guilds.contains_key(&id) {
                 return Err(Answer::error(ErrorAnswer::new(
                     403,
                     50001,
@@ -1029,17 +1030,23 @@ fn new_thread(
         )));
     }
     let archive = body["auto_archive_duration"].as_u64().unwrap_or(4320);
-    let thread = shared.thread_json(id, parent, kind, name, archive);
+    let mut thread = shared.thread_json(id, parent, kind, name, archive);
+    // A thread lives in its parent's guild.
+    if let Some(guild) = st.guild_of_channel(parent) {
+        thread["guild_id"] = json!(guild.to_string());
+    }
     st.channels.insert(id, thread.clone());
     Ok(thread)
 }
 
-fn guilds(shared: &Shared, st: &State, method: &str, rest: &[&str]) -> Routed {
+fn guilds(shared: &Shared, st: &State, method: &str, guild: u64, rest: &[&str]) -> Routed {
+    let in_guild = |c: &&Value| super::state::snowflake_of(&c["guild_id"]) == Some(guild);
     match (method, rest) {
-        ("GET", []) => Ok(Answer::json(shared.guild_json())),
+        ("GET", []) => Ok(Answer::json(shared.guild_json(st, guild))),
         ("GET", ["channels"]) => Ok(Answer::json(Value::Array(
             st.channels
                 .values()
+                .filter(in_guild)
                 .filter(|c| c["type"] != PUBLIC_THREAD && c["type"] != PRIVATE_THREAD)
                 .cloned()
                 .collect(),
@@ -1056,7 +1063,7 @@ fn guilds(shared: &Shared, st: &State, method: &str, rest: &[&str]) -> Routed {
             Ok(Answer::json(user.member_json(&shared.joined_at)))
         }
         ("GET", ["threads", "active"]) => Ok(Answer::json(json!({
-            "threads": st.channels.values().filter(|c| c["type"] == PUBLIC_THREAD || c["type"] == PRIVATE_THREAD).cloned().collect::<Vec<_>>(),
+            "threads": st.channels.values().filter(in_guild).filter(|c| c["type"] == PUBLIC_THREAD || c["type"] == PRIVATE_THREAD).cloned().collect::<Vec<_>>(),
             "members": [],
         }))),
         _ => Err(Answer::unknown_route()),

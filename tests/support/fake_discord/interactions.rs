@@ -375,7 +375,12 @@ fn common_vars(
         .set("interaction_id", id.to_string())
         .set("application_id", shared.application_id.to_string())
         .set("token", token)
-        .set("guild_id", shared.guild_id.to_string())
+        .set(
+            "guild_id",
+            st.guild_of_channel(channel_id)
+                .unwrap_or(shared.guild_id)
+                .to_string(),
+        )
         .set("guild_locale", shared.config.guild_locale.clone())
         .set("channel_id", channel_id.to_string())
         .set("channel", channel)

@@ -121,6 +121,10 @@ pub struct FakeConfig {
     pub interaction_deadline: Option<Duration>,
     /// How long `next_request`, `wait_until_ready` and `send` wait.
     pub wait_timeout: Duration,
+    /// The shard count `GET /gateway/bot` recommends (1 by default). The gateway accepts any
+    /// `[shard_id, shard_total]` in IDENTIFY (the same total for all live shards) and sends
+    /// each guild's events on its shard only: `(guild_id >> 22) % shard_total`.
+    pub shards: u32,
     /// The `heartbeat_interval` announced in HELLO.
     pub heartbeat_interval_ms: u64,
     /// How long a nonce sent with `enforce_nonce` is remembered: a message sent again with it
@@ -139,6 +143,7 @@ impl Default for FakeConfig {
             attachment_size_limit: 10 * 1024 * 1024,
             interaction_deadline: None,
             wait_timeout: Duration::from_secs(10),
+            shards: 1,
             heartbeat_interval_ms: 41_250,
             nonce_window: Duration::from_secs(300),
         }
@@ -192,7 +197,10 @@ impl fmt::Display for FakeError {
         match self {
             Self::Fixture(e) => write!(f, "{e}"),
             Self::WouldBeDropped(reason) => write!(f, "{reason}"),
-            Self::NoSession(t) => write!(f, "no gateway session identified within {t:?}"),
+            Self::NoSession(t) => write!(
+                f,
+                "no gateway session identified within {t:?} (for a sharded bot: on the shard of the event's guild)"
+            ),
             Self::UnregisteredCommand(name) => write!(f, "the bot registered no command /{name}"),
             Self::InvalidOptions(reason) => write!(f, "{reason}"),
             Self::UnknownMessage(id) => write!(f, "the fake holds no message {id}"),
@@ -364,6 +372,69 @@ impl FakeDiscord {
         ChannelId::new(id)
     }
 
+    /// Adds a guild whose events Discord sends on shard `shard` of `total` (its id is made so
+    /// that `(id >> 22) % total == shard`), with a `#general` text channel; returns both. The
+    /// test guild's members are members here too. Add guilds before the bot connects: a shard
+    /// sends GUILD_CREATE for its guilds when it identifies.
+    pub fn add_guild_on_shard(&self, name: &str, shard: u32, total: u32) -> (GuildId, ChannelId) {
+        assert!(shard < total, "shard {shard} of {total}");
+        let total = u64::from(total);
+        // A snowflake's top bits are its time: move it on to a later millisecond of the
+        // wanted shard (later than every id given out), then keep ids increasing past it.
+        let base = (self.shared.next_id() >> 22) + 1;
+        let millis = base + (u64::from(shard) + total - base % total) % total;
+        let id = millis << 22;
+        self.shared.ids_at_least(id);
+        let channel = self.shared.next_id();
+        let mut st = self.shared.lock();
+        st.other_guilds.insert(id, name.to_owned());
+        let json = self.shared.text_channel_json_in(id, channel, "general", 0);
+        st.channels.insert(channel, json);
+        (GuildId::new(id), ChannelId::new(channel))
+    }
+
+    /// The shard the live sessions' total puts `guild` on (shard 0 before any session).
+    pub fn shard_of(&self, guild: GuildId) -> u64 {
+        self.shared.lock().gateway.shard_of(guild.get())
+    }
+
+    /// The `[shard_id, shard_total]` of every live session, by shard.
+    pub fn live_shards(&self) -> Vec<[u64; 2]> {
+        let st = self.shared.lock();
+        st.gateway.live.values().map(|s| s.shard).collect()
+    }
+
+    /// Waits until shard `shard` has a live session; returns the session's number.
+    ///
+    /// # Panics
+    /// None within the configured timeout.
+    pub async fn wait_for_shard(&self, shard: u64) -> u64 {
+        self.wait_for_shard_session(shard, 1).await
+    }
+
+    /// Waits until shard `shard` has a live session numbered at least `number` (a later one
+    /// after its process restarted); returns the number.
+    ///
+    /// # Panics
+    /// None within the configured timeout.
+    pub async fn wait_for_shard_session(&self, shard: u64, number: u64) -> u64 {
+        let timeout = self.shared.config.wait_timeout;
+        self.wait(timeout, |st| {
+            st.gateway
+                .live
+                .get(&shard)
+                .map(|s| s.number)
+                .filter(|n| *n >= number)
+        })
+        .await
+        .unwrap_or_else(|| {
+            panic!(
+                "no session of shard {shard} numbered {number} or later within {timeout:?}{}",
+                self.recent()
+            )
+        })
+    }
+
     /// Sets the bot's permissions in one channel (threads inherit their parent's).
     pub fn set_app_permissions(&self, channel: ChannelId, permissions: Permissions) {
         self.shared
@@ -387,7 +458,7 @@ impl FakeDiscord {
     /// the client then resumes on a new connection. `false` when no session is live.
     pub fn ask_reconnect(&self) -> bool {
         let st = self.shared.lock();
-        let Some(session) = &st.gateway.current else {
+        let Some(session) = st.gateway.current() else {
             return false;
         };
         let reconnect = serde_json::json!({"op": 7, "s": null, "t": null, "d": null});
@@ -403,7 +474,7 @@ impl FakeDiscord {
     /// [`gateway::close_keeps_session`]). `false` when no session is live.
     pub fn close_gateway(&self, code: u16) -> bool {
         let mut st = self.shared.lock();
-        let Some(session) = st.gateway.current.as_mut() else {
+        let Some(session) = st.gateway.current_mut() else {
             return false;
         };
         // The session ends now, as Discord ends it when it closes: not when the closing
@@ -419,7 +490,7 @@ impl FakeDiscord {
     /// `false` the session is over (a RESUME of it is refused). `false` when none is live.
     pub fn invalidate_session(&self, resumable: bool) -> bool {
         let mut st = self.shared.lock();
-        let Some(session) = st.gateway.current.as_mut() else {
+        let Some(session) = st.gateway.current_mut() else {
             return false;
         };
         session.invalidated |= !resumable;
@@ -435,7 +506,7 @@ impl FakeDiscord {
     /// Returns the connection's number, `None` when no session is live.
     pub fn stop_acking_heartbeats(&self) -> Option<u64> {
         let mut st = self.shared.lock();
-        let connection = st.gateway.current.as_ref()?.connection;
+        let connection = st.gateway.current()?.connection;
         st.gateway.silent_connection = Some(connection);
         Some(connection)
     }
@@ -488,7 +559,7 @@ impl FakeDiscord {
         self.wait(timeout, |st| {
             Some(st.gateway.resumes)
                 .filter(|n| *n >= count)
-                .filter(|_| st.gateway.current.is_some())
+                .filter(|_| st.gateway.current().is_some())
         })
         .await
         .unwrap_or_else(|| {
@@ -528,8 +599,7 @@ impl FakeDiscord {
         let timeout = self.shared.config.wait_timeout;
         self.wait(timeout, |st| {
             st.gateway
-                .current
-                .as_ref()
+                .current()
                 .map(|s| s.number)
                 .filter(|n| *n >= number)
         })
@@ -794,7 +864,8 @@ impl FakeDiscord {
     /// The GUILD_CREATE payload the fake would send now.
     pub fn guild_create_payload(&self) -> Value {
         let st = self.shared.lock();
-        gateway::guild_create(&self.shared, &st).unwrap_or_else(|e| panic!("{e}"))
+        gateway::guild_create(&self.shared, &st, self.shared.guild_id)
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Everything wrong so far: bodies invalid for Discord's API description, routes the fake

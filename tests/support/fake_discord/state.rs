@@ -61,6 +61,8 @@ pub(crate) enum Out {
 /// A gateway session: live on a connection, or left by its connection and resumable.
 pub(crate) struct Session {
     pub number: u64,
+    /// The shard it serves: `[shard_id, shard_total]` from its IDENTIFY (`[0, 1]` without).
+    pub shard: [u64; 2],
     pub seq: u64,
     pub tx: mpsc::UnboundedSender<Out>,
     /// The websocket connection carrying it now (a resume moves it to another).
@@ -77,7 +79,8 @@ pub(crate) struct Session {
 #[derive(Default)]
 pub(crate) struct GatewayState {
     pub sessions_started: u64,
-    pub current: Option<Session>,
+    /// The live sessions, by shard id (one without sharding: shard 0).
+    pub live: BTreeMap<u64, Session>,
     /// IDENTIFY payloads with the token replaced.
     pub identifies: Vec<Value>,
     /// Every other frame the client sent (heartbeats aside).
@@ -86,8 +89,8 @@ pub(crate) struct GatewayState {
     pub connections: u64,
     /// Whether a RESUME of the last session is accepted (else: invalid session, identify).
     pub accept_resumes: bool,
-    /// The last session whose connection closed: what a RESUME may take up.
-    pub resumable: Option<Session>,
+    /// The last session of each shard whose connection closed: what a RESUME may take up.
+    pub resumable: BTreeMap<u64, Session>,
     /// Sessions resumed so far.
     pub resumes: u64,
     /// Dispatches while no connection is live go to the resumable session (replayed when the
@@ -101,6 +104,26 @@ pub(crate) struct GatewayState {
     pub heartbeats: Vec<u64>,
     /// Dispatches sent again on a RESUME (missed while the client was away).
     pub replayed: u64,
+}
+
+impl GatewayState {
+    /// The live session of the lowest shard: the only one without sharding.
+    pub(crate) fn current(&self) -> Option<&Session> {
+        self.live.values().next()
+    }
+
+    /// [`Self::current`], mutable.
+    pub(crate) fn current_mut(&mut self) -> Option<&mut Session> {
+        self.live.values_mut().next()
+    }
+
+    /// The shard that carries `guild`'s events among the live sessions (Discord's rule:
+    /// `(guild_id >> 22) % shard_total`), whether or not that shard is connected; shard 0
+    /// while no session tells the total.
+    pub(crate) fn shard_of(&self, guild: u64) -> u64 {
+        let total = self.live.values().map(|s| s.shard[1]).max().unwrap_or(1);
+        (guild >> 22) % total.max(1)
+    }
 }
 
 /// What the fake knows of one injected interaction.
@@ -141,6 +164,8 @@ pub(crate) struct State {
     pub nonces: HashMap<String, (u64, Instant)>,
     /// Where each newly recorded request is also sent ([`super::FakeDiscord::subscribe_requests`]).
     pub taps: Vec<mpsc::UnboundedSender<RecordedRequest>>,
+    /// Guilds besides the test guild ([`super::FakeDiscord::add_guild_on_shard`]): id to name.
+    pub other_guilds: BTreeMap<u64, String>,
 }
 
 impl Shared {
@@ -200,6 +225,11 @@ impl Shared {
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |p| Some(step(p)))
             .unwrap_or(0);
         step(prev)
+    }
+
+    /// Makes every later [`Self::next_id`] larger than `id`.
+    pub(crate) fn ids_at_least(&self, id: u64) {
+        self.ids.fetch_max(id, Ordering::SeqCst);
     }
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
@@ -297,11 +327,16 @@ impl Shared {
         })
     }
 
-    /// The REST guild object (`GET /guilds/{id}`).
-    pub(crate) fn guild_json(&self) -> Value {
+    /// The REST guild object (`GET /guilds/{id}`) of the test guild or another one.
+    pub(crate) fn guild_json(&self, st: &State, guild: u64) -> Value {
+        let name = st
+            .other_guilds
+            .get(&guild)
+            .cloned()
+            .unwrap_or_else(|| self.config.guild_name.clone());
         json!({
-            "id": self.guild_id.to_string(),
-            "name": self.config.guild_name,
+            "id": guild.to_string(),
+            "name": name,
             "icon": null,
             "icon_hash": null,
             "splash": null,
@@ -322,7 +357,7 @@ impl Shared {
             "features": [],
             "mfa_level": 0,
             "application_id": null,
-            "system_channel_id": self.default_channel_id.to_string(),
+            "system_channel_id": st.first_channel_of(guild).map(|c| c.to_string()),
             "system_channel_flags": 0,
             "rules_channel_id": null,
             "public_updates_channel_id": null,
@@ -345,10 +380,21 @@ impl Shared {
     }
 
     pub(crate) fn text_channel_json(&self, id: u64, name: &str, position: u64) -> Value {
+        self.text_channel_json_in(self.guild_id, id, name, position)
+    }
+
+    /// A text channel of `guild`.
+    pub(crate) fn text_channel_json_in(
+        &self,
+        guild: u64,
+        id: u64,
+        name: &str,
+        position: u64,
+    ) -> Value {
         json!({
             "id": id.to_string(),
             "type": GUILD_TEXT,
-            "guild_id": self.guild_id.to_string(),
+            "guild_id": guild.to_string(),
             "name": name,
             "position": position,
             "permission_overwrites": [],
@@ -440,6 +486,24 @@ impl State {
             .as_str()?
             .parse()
             .ok()
+    }
+
+    /// The guild a channel (or thread) belongs to.
+    pub(crate) fn guild_of_channel(&self, channel_id: u64) -> Option<u64> {
+        self.channels
+            .get(&channel_id)?
+            .get("guild_id")?
+            .as_str()?
+            .parse()
+            .ok()
+    }
+
+    /// The first text channel of `guild` (its system channel).
+    pub(crate) fn first_channel_of(&self, guild: u64) -> Option<u64> {
+        self.channels
+            .keys()
+            .copied()
+            .find(|c| !self.is_thread(*c) && self.guild_of_channel(*c) == Some(guild))
     }
 
     pub(crate) fn is_thread(&self, channel_id: u64) -> bool {
