@@ -39,14 +39,11 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use gomoku_bot::discord;
 use gomoku_bot::discord::ops::BotProbe;
-use gomoku_bot::discord::{self, Registration};
-use gomoku_bot::i18n::I18n;
 use gomoku_bot::ops::metrics as bot_metrics;
 use gomoku_bot::ops::server::Listener;
 use gomoku_bot::ops::shutdown::Drain;
-use gomoku_bot::service::{Service, ServiceConfig, SystemClock};
-use gomoku_bot::store::StoreOptions;
 use metrics::{Counter, Gauge, Histogram, Key, KeyName, Metadata, Recorder, SharedString, Unit};
 use metrics_exporter_prometheus::{PrometheusHandle, PrometheusRecorder};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -191,21 +188,7 @@ async fn bench(
     // `_stop` keeps the listener serving to the end.
     let (bot, addr, _stop) = bot_runtime
         .spawn(async move {
-            let service = Arc::new(
-                Service::open(
-                    &StoreOptions::for_file(&database),
-                    ServiceConfig::default(),
-                    Arc::new(SystemClock),
-                )
-                .await
-                .expect("open the database"),
-            );
-            gomoku_bot::render::warm_up();
-            let framework = discord::framework(
-                Arc::clone(&service),
-                Arc::new(I18n::load()),
-                Registration::Guild(guild),
-            );
+            let (service, framework) = ab::service_and_framework(&database, guild).await;
             let drain = Drain::new();
             let client = discord::client_with_drain(http, framework, Arc::clone(&drain))
                 .await

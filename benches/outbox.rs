@@ -21,10 +21,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use gomoku_bot::discord::{self, Registration};
-use gomoku_bot::i18n::I18n;
-use gomoku_bot::service::{Service, ServiceConfig, SystemClock};
-use gomoku_bot::store::StoreOptions;
+use gomoku_bot::discord;
 
 // The harness allows its own dead code; the bench leaves some of its re-exports unused, and in
 // a bench build the imports of its unit tests (whose #[test] functions are not built) as well.
@@ -60,21 +57,7 @@ async fn bench(bot_runtime: tokio::runtime::Handle, plies: usize, rounds: usize)
     let database = dir.path().join("bot.db");
     let (service, bot) = bot_runtime
         .spawn(async move {
-            let service = Arc::new(
-                Service::open(
-                    &StoreOptions::for_file(&database),
-                    ServiceConfig::default(),
-                    Arc::new(SystemClock),
-                )
-                .await
-                .expect("open the database"),
-            );
-            gomoku_bot::render::warm_up();
-            let framework = discord::framework(
-                Arc::clone(&service),
-                Arc::new(I18n::load()),
-                Registration::Guild(guild),
-            );
+            let (service, framework) = ab::service_and_framework(&database, guild).await;
             let client = discord::client(http, framework)
                 .await
                 .expect("build the client");

@@ -52,6 +52,35 @@ pub(crate) fn bot_runtime() -> tokio::runtime::Runtime {
         .expect("the bot's runtime")
 }
 
+/// What the benches' bots are made of: the service on a SQLite file at `database` (the
+/// default durability), the board pictures warmed up, and the framework for `guild`. Call it
+/// on the bot's runtime ([`bot_runtime`]).
+pub(crate) async fn service_and_framework(
+    database: &std::path::Path,
+    guild: u64,
+) -> (
+    Arc<gomoku_bot::service::Service>,
+    poise::Framework<gomoku_bot::discord::Data, gomoku_bot::discord::Error>,
+) {
+    use gomoku_bot::service::{Service, ServiceConfig, SystemClock};
+    let service = Arc::new(
+        Service::open(
+            &gomoku_bot::store::StoreOptions::for_file(database),
+            ServiceConfig::default(),
+            Arc::new(SystemClock),
+        )
+        .await
+        .expect("open the database"),
+    );
+    gomoku_bot::render::warm_up();
+    let framework = gomoku_bot::discord::framework(
+        Arc::clone(&service),
+        Arc::new(gomoku_bot::i18n::I18n::load()),
+        gomoku_bot::discord::Registration::Guild(guild),
+    );
+    (service, framework)
+}
+
 /// CPU time (user and system, in clock ticks of 10 ms) of each of the bot's threads.
 fn bot_threads_cpu() -> BTreeMap<u32, u64> {
     let mut ticks = BTreeMap::new();
