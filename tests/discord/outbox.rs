@@ -20,14 +20,15 @@ use crate::support::fake_discord::{
     ErrorAnswer, FakeDiscord, Req, RunningBot, SlashCommand, TestUser,
 };
 
-/// The bot connected on a database in `dir`, and a game of alice and bob started in its
-/// thread.
-async fn a_game(dir: &Path) -> (FakeDiscord, RunningBot, Started) {
+/// The bot connected on a database in `dir`, a game of alice and bob started in its thread,
+/// and the route of that thread's messages.
+async fn a_game(dir: &Path) -> (FakeDiscord, RunningBot, Started, Req) {
     let (fake, bot) = connected(dir).await;
     let alice = fake.add_user("alice");
     let bob = fake.add_user("bob");
     let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
-    (fake, bot, started)
+    let route = Req::post(&format!("/channels/{}/messages", started.thread));
+    (fake, bot, started, route)
 }
 
 /// A move typed in the game's channel (not its thread), naming the game: its board is owed
@@ -76,6 +77,35 @@ fn posts_to(fake: &FakeDiscord, thread: ChannelId) -> Vec<(u16, Option<String>, 
         .collect()
 }
 
+/// The attempts at posting the board that says `point` in `thread`, and the one nonce they
+/// all carried.
+fn attempts_at(fake: &FakeDiscord, thread: ChannelId, point: &str) -> (Vec<u16>, String) {
+    let attempts: Vec<_> = posts_to(fake, thread)
+        .into_iter()
+        .filter(|(_, _, c)| c.contains(point))
+        .collect();
+    let nonce = attempts.first().and_then(|a| a.1.clone()).expect("a nonce");
+    assert!(
+        attempts.iter().all(|a| a.1.as_ref() == Some(&nonce)),
+        "one nonce for every attempt: {attempts:?}"
+    );
+    (attempts.iter().map(|a| a.0).collect(), nonce)
+}
+
+/// [`move_elsewhere`], then waits until the fake holds its board in `thread`.
+async fn move_elsewhere_and_see(
+    fake: &FakeDiscord,
+    user: &TestUser,
+    thread: ChannelId,
+    point: &str,
+) {
+    move_elsewhere(fake, user, point).await;
+    wait_for("the board in the thread", || {
+        !boards_with(fake, thread, point).is_empty()
+    })
+    .await;
+}
+
 /// Waits until the bot's database `db` owes Discord nothing (a game's start, for one, is sent
 /// and ended): what a move made next meets is then the same in every run.
 async fn nothing_owed(db: &Path) {
@@ -112,32 +142,21 @@ async fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_board_refused_with_5xx_and_429_is_posted_exactly_once_after_the_retries() {
     let dir = tempfile::tempdir().unwrap();
-    let (fake, bot, started) = a_game(dir.path()).await;
+    let (fake, bot, started, route) = a_game(dir.path()).await;
     let [first, _] = &started.order;
     let thread = started.thread;
-    let route = Req::post(&format!("/channels/{thread}/messages"));
     // Discord fails twice in a row, then asks for a pause on the route, then takes it.
     fake.fail_once(route.clone(), ErrorAnswer::server_error(502));
     fake.fail_once(route.clone(), ErrorAnswer::server_error(500));
     fake.fail_once(route.clone(), ErrorAnswer::rate_limited(0.3));
-    move_elsewhere(&fake, first, "H8").await;
-    wait_for("the board in the thread", || {
-        !boards_with(&fake, thread, "H8").is_empty()
-    })
-    .await;
+    move_elsewhere_and_see(&fake, first, thread, "H8").await;
     // Some time for a stray second post to show.
     tokio::time::sleep(Duration::from_millis(800)).await;
     let boards = boards_with(&fake, thread, "H8");
     assert_eq!(boards.len(), 1, "{boards:#?}");
-    let attempts: Vec<_> = posts_to(&fake, thread)
-        .into_iter()
-        .filter(|(_, _, c)| c.contains("H8"))
-        .collect();
-    let statuses: Vec<u16> = attempts.iter().map(|a| a.0).collect();
-    assert_eq!(statuses, vec![502, 500, 429, 200], "{attempts:?}");
     // One nonce for every attempt, and Discord was asked to enforce it.
-    let nonce = attempts[0].1.clone().expect("a nonce");
-    assert!(attempts.iter().all(|a| a.1.as_ref() == Some(&nonce)));
+    let (statuses, nonce) = attempts_at(&fake, thread, "H8");
+    assert_eq!(statuses, vec![502, 500, 429, 200]);
     assert!(nonce.len() <= 25);
     assert_eq!(boards[0]["nonce"], Value::String(nonce));
     // The 429 asked for 0.3 s: the next attempt waited at least that long.
@@ -233,10 +252,9 @@ async fn restart(fake: &FakeDiscord, db: &Path) -> RunningBot {
 async fn boards_still_owed_at_a_restart_are_posted_once_in_order_after_it() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bot.db");
-    let (fake, bot, started) = a_game(dir.path()).await;
+    let (fake, bot, started, route) = a_game(dir.path()).await;
     let [first, second] = &started.order;
     let thread = started.thread;
-    let route = Req::post(&format!("/channels/{thread}/messages"));
     // Discord is down for the thread: two boards wait in the outbox, in order.
     fake.fail(route.clone(), ErrorAnswer::server_error(503));
     move_elsewhere(&fake, first, "H8").await;
@@ -286,10 +304,9 @@ async fn boards_still_owed_at_a_restart_are_posted_once_in_order_after_it() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_thread_that_refuses_for_good_is_given_up_reported_and_holds_nothing_up() {
     let dir = tempfile::tempdir().unwrap();
-    let (fake, bot, started) = a_game(dir.path()).await;
+    let (fake, bot, started, route) = a_game(dir.path()).await;
     let [first, second] = &started.order;
     let thread = started.thread;
-    let route = Req::post(&format!("/channels/{thread}/messages"));
     // First a passing failure (the poster takes the board over), then a permanent 404.
     fake.fail_once(route.clone(), ErrorAnswer::server_error(502));
     fake.fail_once(route.clone(), ErrorAnswer::unknown_channel());
@@ -329,7 +346,7 @@ async fn a_thread_that_refuses_for_good_is_given_up_reported_and_holds_nothing_u
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_missing_permission_on_the_first_try_is_told_to_the_member_and_given_up() {
     let dir = tempfile::tempdir().unwrap();
-    let (fake, bot, started) = a_game(dir.path()).await;
+    let (fake, bot, started, _) = a_game(dir.path()).await;
     let [first, second] = &started.order;
     let thread = started.thread;
     // The game's start is ended in the outbox, so that the front posts the next board itself.
@@ -509,20 +526,15 @@ async fn a_board_discord_made_before_a_crash_and_the_record_is_not_posted_again_
 {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bot.db");
-    let (fake, bot, started) = a_game(dir.path()).await;
+    let (fake, bot, started, route) = a_game(dir.path()).await;
     let [first, _] = &started.order;
     let thread = started.thread;
-    let route = Req::post(&format!("/channels/{thread}/messages"));
     // Discord makes the board but its answer is lost; every later attempt before the stop
     // fails: the bot stops with the message made and not recorded, as if it had died between
     // Discord's answer and the record.
     fake.lose_answer_once(route.clone(), ErrorAnswer::server_error(502));
     fake.fail(route.clone(), ErrorAnswer::server_error(503));
-    move_elsewhere(&fake, first, "H8").await;
-    wait_for("the board Discord made", || {
-        !boards_with(&fake, thread, "H8").is_empty()
-    })
-    .await;
+    move_elsewhere_and_see(&fake, first, thread, "H8").await;
     bot.shutdown().await;
     fake.clear_failures();
     let bot = restart(&fake, &db).await;
@@ -536,16 +548,8 @@ async fn a_board_discord_made_before_a_crash_and_the_record_is_not_posted_again_
     .await;
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert_eq!(boards_with(&fake, thread, "H8").len(), 1);
-    let attempts: Vec<_> = posts_to(&fake, thread)
-        .into_iter()
-        .filter(|(_, _, c)| c.contains("H8"))
-        .collect();
-    let nonce = attempts[0].1.clone().expect("a nonce");
-    assert!(
-        attempts.iter().all(|a| a.1.as_ref() == Some(&nonce)),
-        "{attempts:?}"
-    );
-    assert_eq!(attempts.last().map(|a| a.0), Some(200), "{attempts:?}");
+    let (statuses, _) = attempts_at(&fake, thread, "H8");
+    assert_eq!(statuses.last(), Some(&200), "{statuses:?}");
     fake.assert_all_requests_valid();
     bot.shutdown().await;
 }
