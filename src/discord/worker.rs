@@ -88,9 +88,13 @@ pub async fn run(config: Config, threads: usize, operations: Operations) -> Resu
         i18n: Arc::clone(&i18n),
         engine: Arc::clone(&engine),
     };
-    // The boards of the moves this worker commits (and anything else owed, after a crash of
-    // another process) go out through the REST API; without a gateway the bot's own id is
-    // not known here, which only spares a ping when the computer is to act again.
+    // The boards of the moves this worker commits go out through the REST API; without a
+    // gateway the bot's own id is not known here, which only spares a ping when the computer
+    // is to act again. Only its own rows: a bot process's rows may carry an interaction's
+    // answer, which only that process can tell apart from a post still owed; what a dead
+    // process (this worker's previous life too) left is taken by the bots of its guilds'
+    // shards after the hold.
+    service.set_outbox_scope(crate::service::OutboxScope::Own);
     tokio::spawn(super::outbox::run(
         Arc::downgrade(&http),
         Arc::downgrade(&service),

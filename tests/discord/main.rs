@@ -7,6 +7,7 @@ mod support;
 
 mod bot;
 mod clocks;
+mod compose;
 mod crash_storm;
 mod database;
 mod engine;
