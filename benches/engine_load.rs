@@ -45,6 +45,11 @@ use support::fake_discord::{
 #[path = "e2e/members.rs"]
 mod members;
 
+// Only its start of a game is used here.
+#[path = "e2e/play.rs"]
+#[allow(dead_code)]
+mod play;
+
 use members::{
     content, env_number, is_ephemeral, measure, ms, playing_order, quantile, start_pair,
 };

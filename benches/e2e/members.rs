@@ -2,7 +2,8 @@
 //! shared half of the load benchmarks that measure members' latency beside other work
 //! (`engine_load`: the computer thinking; `review`: reviews running).
 //!
-//! Include with `#[path = "e2e/members.rs"] mod members;` beside `mod support;` (the fake Discord).
+//! Include with `#[path = "e2e/members.rs"] mod members;` beside `mod support;` (the fake Discord)
+//! and `#[path = "e2e/play.rs"] mod play;` (how games start).
 
 use std::time::Duration;
 
@@ -10,9 +11,7 @@ use gomoku_bot::rules::Point;
 use serde_json::Value;
 use serenity::all::ChannelId;
 
-use crate::support::fake_discord::{
-    Click, FakeDiscord, RecordedRequest, Req, SlashCommand, TestUser, message_id,
-};
+use crate::support::fake_discord::{FakeDiscord, RecordedRequest, Req, SlashCommand, TestUser};
 
 /// Board size of the members' games.
 pub(crate) const SIZE: u8 = 19;
@@ -60,58 +59,15 @@ pub(crate) fn is_ephemeral(r: &RecordedRequest) -> bool {
     flags & 64 != 0
 }
 
-pub(crate) fn buttons(message: &Value) -> Vec<String> {
-    message["components"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
-        .filter_map(|b| b["custom_id"].as_str().map(str::to_owned))
-        .collect()
-}
-
-/// `a` challenges `b` to Gomoku on 19x19; `b` accepts. Returns the thread and the players in
-/// playing order.
+/// `a` challenges `b` to Gomoku on 19x19; `b` accepts (`play::start_game`). Returns the thread
+/// and the players in playing order.
 pub(crate) async fn start_pair(
     fake: &FakeDiscord,
     a: &TestUser,
     b: &TestUser,
 ) -> (ChannelId, [TestUser; 2]) {
-    let sent = fake
-        .send(
-            SlashCommand::new("challenge")
-                .by(a)
-                .user("opponent", b)
-                .integer("game", 0)
-                .integer("size", 3),
-        )
-        .await;
-    fake.next_request(&Req::callback(&sent)).await;
-    let message = message_id(&fake.original_message(&sent).expect("the challenge message"));
-    let accept = buttons(&fake.message(message).expect("stored"))
-        .into_iter()
-        .find(|id| id.contains(":acc:"))
-        .expect("an Accept button");
-    let click = fake.send(Click::button(message, &accept).by(b)).await;
-    fake.next_request(&Req::callback(&click)).await;
-    let thread = fake
-        .next_request(&Req::post("/channels/*/messages/*/threads"))
-        .await;
-    let thread = ChannelId::new(thread.created_id().expect("a thread id"));
-    let board = fake
-        .next_request(&Req::post(&format!("/channels/{thread}/messages")))
-        .await;
-    let first = content(&board)
-        .split("<@")
-        .nth(1)
-        .and_then(|rest| rest.split('>').next())
-        .and_then(|id| id.parse::<u64>().ok())
-        .expect("the first board mentions who moves first");
-    if first == a.id {
-        (thread, [a.clone(), b.clone()])
-    } else {
-        (thread, [b.clone(), a.clone()])
-    }
+    let game = crate::play::start_game(fake, a, b).await;
+    (game.thread, game.order)
 }
 
 /// Plays `plies` moves of the members' game from ply `from`; returns each move's latency.

@@ -403,6 +403,7 @@ pub(super) async fn post_move(shared: &Shared, reply: &Reply, played: &Played, b
             &played.report,
         )),
         lang: Some(lang.code().to_owned()),
+        ..OutboxNote::default()
     };
     shared.service.outbox_release(view.id, view.ply, note);
 }

@@ -34,7 +34,7 @@ use crate::i18n::{I18n, Lang};
 use crate::ops::metrics;
 use crate::service::{
     ClockEvent, GameStatus, GameView, GuildId, Notify, OutboxEnd, OutboxKind, OutboxNote,
-    OutboxRow, Preferences, ResultReason, Service, UserId,
+    OutboxRow, Preferences, ResultReason, Service, ServiceError, UserId,
 };
 
 /// Rows looked at per round (one per game).
@@ -301,7 +301,126 @@ impl Poster {
         let current = self.service.store().game_ply(row.game).await.ok().flatten() == Some(row.ply);
         match row.kind {
             OutboxKind::Board => self.board(row, note, view, current).await,
+            OutboxKind::Start => self.start(row, note, view, current).await,
             OutboxKind::Timeout | OutboxKind::Reminder => self.clock(row, view, current).await,
+        }
+    }
+
+    /// A game's start: its thread (when the server wants one and the game has none yet),
+    /// then its first board like any other board row.
+    ///
+    /// The thread is opened from the challenge message, and Discord opens one thread per
+    /// message, whose id is the message's: an attempt after a crash between Discord's answer
+    /// and the record of the thread ("already created", 160004) takes that id, so a retried
+    /// start never opens a second thread. A refusal for good (no permission, the message
+    /// deleted) leaves the game in its channel, the board saying why.
+    async fn start(
+        &self,
+        row: &OutboxRow,
+        note: Option<OutboxNote>,
+        mut view: GameView,
+        current: bool,
+    ) -> Result<OutboxEnd, Failure> {
+        let mut note = note.unwrap_or_default();
+        let threads = self
+            .service
+            .guild_settings(view.guild)
+            .await
+            .map(|s| s.thread_per_game)
+            .unwrap_or(true);
+        if threads && view.thread.is_none() && row.message_id.is_none() {
+            match self
+                .open_thread(&view, note.thread_from, row.attempts)
+                .await
+            {
+                Ok(Some(thread)) => {
+                    // Recorded before the board goes up, so that a move typed in the thread
+                    // the moment it appears finds its game.
+                    if let Err(e) = self.service.set_game_thread(view.id, thread).await {
+                        return Err(classify(
+                            0,
+                            None,
+                            None,
+                            false,
+                            row.attempts,
+                            format!("recording the game's thread: {e}"),
+                        ));
+                    }
+                    view.thread = Some(thread);
+                }
+                Ok(None) => {}
+                Err(Failure::Permanent { why, .. }) => {
+                    warn!(game = view.id.0, %why, "could not open a thread for the game");
+                    let lang = note_lang(&note, row).unwrap_or(self.guild_lang(view.guild).await);
+                    note.lead = Some(self.i18n.get(lang, "thread-unavailable"));
+                }
+                Err(retry) => return Err(retry),
+            }
+        }
+        self.board(row, Some(note), view, current).await
+    }
+
+    /// Opens the game's thread from the message `from` (the Accept click's, when the front
+    /// said), else from its challenge's recorded message: the thread's id, or `None` when
+    /// there is no message to open it from.
+    async fn open_thread(
+        &self,
+        view: &GameView,
+        from: Option<(u64, u64)>,
+        attempts: u32,
+    ) -> Result<Option<crate::service::ChannelId>, Failure> {
+        let recorded = match (from, view.challenge) {
+            (Some(_), _) | (None, None) => None,
+            (None, Some(challenge)) => {
+                match self.service.challenge_info(view.guild, challenge).await {
+                    Ok(c) => c.message.map(|(channel, message)| (channel.0, message.0)),
+                    Err(ServiceError::NoSuchChallenge) => None,
+                    Err(e) => {
+                        return Err(classify(
+                            0,
+                            None,
+                            None,
+                            false,
+                            attempts,
+                            format!("reading the challenge: {e}"),
+                        ));
+                    }
+                }
+            }
+        };
+        let Some((channel, message)) = from.or(recorded) else {
+            return Ok(None);
+        };
+        let opened = counted(
+            Op::Thread,
+            serenity::ChannelId::new(channel.max(1)).create_thread_from_message(
+                &*self.http,
+                serenity::MessageId::new(message.max(1)),
+                serenity::CreateThread::new(post::thread_name(view)),
+            ),
+        )
+        .await;
+        match opened {
+            Ok(thread) => Ok(Some(crate::service::ChannelId(thread.id.get()))),
+            // Opened by an earlier attempt whose answer was lost: the thread is the message's.
+            Err(e) if error_code(&e) == Some(THREAD_EXISTS) => {
+                info!(
+                    game = view.id.0,
+                    "the game's thread was opened before the restart"
+                );
+                Ok(Some(crate::service::ChannelId(message)))
+            }
+            Err(e) => {
+                let status = error_status(&e);
+                Err(classify(
+                    status,
+                    error_code(&e),
+                    None,
+                    false,
+                    attempts,
+                    format!("opening the game's thread: status {status}"),
+                ))
+            }
         }
     }
 
@@ -313,8 +432,8 @@ impl Poster {
         current: bool,
     ) -> Result<OutboxEnd, Failure> {
         let note = note.unwrap_or_default();
-        let lang = match note.lang.as_deref().or(row.lang.as_deref()) {
-            Some(code) => Lang::from_code(code).unwrap_or_default(),
+        let lang = match note_lang(&note, row) {
+            Some(lang) => lang,
             None => self.guild_lang(view.guild).await,
         };
         let prefs = match view.to_act() {
@@ -356,7 +475,7 @@ impl Poster {
                 &prefs,
                 lead,
                 ping,
-                PICTURE_LIMIT,
+                note.picture_limit.unwrap_or(PICTURE_LIMIT),
             );
             let sent = self
                 .send(
@@ -570,6 +689,27 @@ fn recovered_lead(i18n: &I18n, lang: Lang, view: &GameView) -> Option<String> {
     Some(text::move_text(i18n, lang, view, user, &report))
 }
 
+/// Discord's JSON code for "a thread has already been created for this message".
+const THREAD_EXISTS: i64 = 160_004;
+
+/// Discord's JSON error code in a refused request, if any.
+fn error_code(e: &serenity::Error) -> Option<i64> {
+    match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(answer)) => {
+            i64::try_from(answer.error.code).ok()
+        }
+        _ => None,
+    }
+}
+
+/// The language the front chose for a row (its note, else the row's), if any.
+fn note_lang(note: &OutboxNote, row: &OutboxRow) -> Option<Lang> {
+    note.lang
+        .as_deref()
+        .or(row.lang.as_deref())
+        .map(|code| Lang::from_code(code).unwrap_or_default())
+}
+
 /// Whether the player to act gets a direct message with this board.
 fn dm_owed(view: &GameView, prefs: &Preferences, current: bool, engine_acts: bool) -> bool {
     current
@@ -587,11 +727,11 @@ fn permanent(status: u16, why: String) -> Failure {
     }
 }
 
-/// Whether the poster may take a row now: rows of an earlier process at once; a board of
-/// this process once the front noted it (or gave it up too long), other rows at once.
+/// Whether the poster may take a row now: rows of an earlier process at once; a board or a
+/// start of this process once the front noted it (or gave it up too long), other rows at once.
 fn ready(service: &Service, row: &OutboxRow) -> bool {
     row.inherited
-        || row.kind != OutboxKind::Board
+        || !matches!(row.kind, OutboxKind::Board | OutboxKind::Start)
         || service.outbox_has_note(row.game, row.ply)
         || service.outbox_held_too_long(row)
 }

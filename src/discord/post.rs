@@ -372,6 +372,10 @@ pub(super) async fn direct_ping_with(
     }
 }
 
+/// How long a board posted by the front waits for its game's earlier outbox rows to go out
+/// before it leaves the board to the poster.
+const EARLIER_ROW_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Posts an owed board in the game's place with its outbox row's nonce (so that the poster's
 /// retry after a crash cannot post it twice), and hands the row to the poster: done when the
 /// post went out, to be retried when Discord failed for now. Returns a permanent refusal, for
@@ -396,8 +400,17 @@ async fn post_owed_board(
             .await
             .err();
     };
-    // An earlier board of this game still waits in the outbox: this one goes after it.
-    if !data.service.outbox_is_first(&row).await.unwrap_or(false) {
+    // An earlier row of this game still waits in the outbox: this one goes after it. Most
+    // often that row is being sent right now (a game's first board, a moment ago): wait a
+    // little for it, so that this board still goes out here and a refusal is told to the
+    // member who moved; after that, the poster sends this board in its turn.
+    let mut first = data.service.outbox_is_first(&row).await.unwrap_or(false);
+    let waited = std::time::Instant::now();
+    while !first && waited.elapsed() < EARLIER_ROW_WAIT {
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        first = data.service.outbox_is_first(&row).await.unwrap_or(false);
+    }
+    if !first {
         data.service.outbox_release(view.id, view.ply, unanswered);
         return None;
     }
@@ -407,6 +420,12 @@ async fn post_owed_board(
         .enforce_nonce(true);
     match counted(Op::Post, channel.send_message(http, message)).await {
         Ok(m) => {
+            // Recorded at once, as the poster records its own posts: the note below lives in
+            // memory until the poster's next round, and a crash before that would leave the
+            // row to be posted again, deduplicated only while Discord remembers the nonce.
+            if let Err(e) = data.service.outbox_posted(&row, m.id.get()).await {
+                warn!(%e, game = view.id.0, "could not record a posted board's message");
+            }
             data.service.outbox_release(
                 view.id,
                 view.ply,
@@ -479,6 +498,8 @@ pub async fn announce(
         answered: None,
         lead: lead_copy,
         lang: Some(lang.code().to_owned()),
+        picture_limit: Some(origin.attachment_size_limit),
+        thread_from: None,
     };
     let answered = OutboxNote {
         answered: Some(0),
@@ -596,9 +617,24 @@ pub async fn announce(
     Ok(())
 }
 
+/// The name of a game's thread: its number and its players, within Discord's 100 characters.
+pub fn thread_name(view: &GameView) -> String {
+    let names: Vec<&str> = view.seats.iter().map(|s| s.name.as_str()).collect();
+    let name = format!("#{} · {}", view.id.0, names.join(" · "));
+    if name.chars().count() > 100 {
+        name.chars().take(99).collect::<String>() + "…"
+    } else {
+        name
+    }
+}
+
 /// Starts a game after its challenge was accepted (or its lobby filled): opens its thread
 /// from the challenge message when the server wants threads, and posts the first board there
 /// (or in the channel when a thread cannot be created or written to).
+///
+/// With the outbox on, the commit that started the game owes all of that (a `start` row):
+/// this only hands the poster the interaction's language and upload limit, so that a crash
+/// or a Discord error after the commit cannot lose the game's thread and first board.
 ///
 /// # Errors
 /// Only when the interaction's follow-up cannot be sent.
@@ -611,6 +647,19 @@ pub async fn start_game(
     let lang = data
         .public_lang(view.guild, click.guild_locale.as_deref())
         .await;
+    if data.service.outbox_on() {
+        data.service.outbox_release(
+            view.id,
+            0,
+            OutboxNote {
+                lang: Some(lang.code().to_owned()),
+                picture_limit: Some(click.attachment_size_limit),
+                thread_from: Some((click.channel_id.get(), click.message.id.get())),
+                ..OutboxNote::default()
+            },
+        );
+        return Ok(());
+    }
     let threads = data
         .service
         .guild_settings(view.guild)
@@ -621,11 +670,7 @@ pub async fn start_game(
     let limit = click.attachment_size_limit;
     let mut notice = None;
     if threads {
-        let names: Vec<&str> = view.seats.iter().map(|s| s.name.as_str()).collect();
-        let mut name = format!("#{} · {}", view.id.0, names.join(" · "));
-        if name.chars().count() > 100 {
-            name = name.chars().take(99).collect::<String>() + "…";
-        }
+        let name = thread_name(&view);
         let thread = counted(
             Op::Thread,
             click.channel_id.create_thread_from_message(

@@ -176,7 +176,13 @@ impl Service {
             return Err(ServiceError::LobbyFull);
         }
         let order = self.seat_order_for(&c).await?;
-        match self.store.take_seat(id, &actor.user, now, &order).await? {
+        // The game's thread and first board are owed in the commit that starts it.
+        let owes_start = actor.owes_posts && self.outbox_on();
+        match self
+            .store
+            .take_seat(id, &actor.user, now, &order, owes_start)
+            .await?
+        {
             Seated::Waiting => Ok(Acceptance {
                 challenge: self.challenge_info(actor.guild, id).await?,
                 game: None,

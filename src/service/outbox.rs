@@ -29,6 +29,12 @@ pub struct OutboxNote {
     pub lead: Option<String>,
     /// The language code of a board the poster posts.
     pub lang: Option<String>,
+    /// The largest picture the board may carry (the interaction's upload limit), when known.
+    pub picture_limit: Option<u32>,
+    /// A game's start: the message its thread is opened from, `(channel, message)` (the
+    /// message the Accept click came from; the challenge's recorded message may not be
+    /// written yet when the last seat is taken at once).
+    pub thread_from: Option<(u64, u64)>,
 }
 
 /// Notes waiting for the poster, and the poster's wake-up call.

@@ -234,7 +234,8 @@ impl Store {
     /// Takes a seat in an open, unexpired challenge or lobby; when that fills it, starts the
     /// game with the members seated by `seat_order` (member k in joining order, the
     /// challenger first, gets seat `seat_order[k]`). For a two-player challenge to a named
-    /// member, only that member gets a seat.
+    /// member, only that member gets a seat. With `owes_start`, a game started here owes its
+    /// start (thread and first board) through the outbox, in the same transaction.
     ///
     /// # Errors
     /// [`StorageError`]; a `seat_order` that is not a permutation of the seats is
@@ -245,6 +246,7 @@ impl Store {
         user: &UserInfo,
         now: Timestamp,
         seat_order: &[u8],
+        owes_start: bool,
     ) -> Result<Seated, StorageError> {
         let mut tx = self.begin_write().await?;
         let claimed = sqlx::query(
@@ -288,6 +290,19 @@ impl Store {
         let game = self
             .start_game(&mut tx, id, user.id, now, seat_order)
             .await?;
+        if owes_start {
+            super::outbox::owe(
+                &mut tx,
+                &self.appends.boot,
+                game,
+                0,
+                super::outbox::OutboxKind::Start,
+                None,
+                None,
+                now,
+            )
+            .await?;
+        }
         tx.commit().await?;
         Ok(Seated::Started(game))
     }

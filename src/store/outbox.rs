@@ -54,6 +54,9 @@ pub enum OutboxKind {
     Timeout,
     /// The reminder of the turn after `ply`.
     Reminder,
+    /// The start of a game (ply 0): its thread opened from the challenge message when the
+    /// server wants threads, then its first board there, with the ping of the first player.
+    Start,
 }
 
 impl OutboxKind {
@@ -62,6 +65,7 @@ impl OutboxKind {
             OutboxKind::Board => "board",
             OutboxKind::Timeout => "timeout",
             OutboxKind::Reminder => "reminder",
+            OutboxKind::Start => "start",
         }
     }
 
@@ -70,6 +74,7 @@ impl OutboxKind {
             "board" => Some(OutboxKind::Board),
             "timeout" => Some(OutboxKind::Timeout),
             "reminder" => Some(OutboxKind::Reminder),
+            "start" => Some(OutboxKind::Start),
             _ => None,
         }
     }

@@ -8,7 +8,7 @@ use gomoku_bot::i18n::I18n;
 use gomoku_bot::service::{Service, ServiceConfig, SystemClock};
 use gomoku_bot::store::StoreOptions;
 use serde_json::Value;
-use serenity::all::{ChannelId, UserId};
+use serenity::all::{ChannelId, MessageId, UserId};
 
 use crate::support::fake_discord::{
     Click, ErrorAnswer, FakeConfig, FakeDiscord, RecordedRequest, Req, RunningBot, Sent,
@@ -22,7 +22,16 @@ pub async fn start_bot(fake: &FakeDiscord, db: &Path) -> RunningBot {
 
 /// [`start_bot`] with a service configured by `config`.
 pub async fn start_bot_with(fake: &FakeDiscord, db: &Path, config: ServiceConfig) -> RunningBot {
-    let service = Service::open(&StoreOptions::for_file(db), config, Arc::new(SystemClock))
+    start_bot_on(fake, &StoreOptions::for_file(db), config).await
+}
+
+/// [`start_bot_with`] on the database `store` names (SQLite or PostgreSQL).
+pub async fn start_bot_on(
+    fake: &FakeDiscord,
+    store: &StoreOptions,
+    config: ServiceConfig,
+) -> RunningBot {
+    let service = Service::open(store, config, Arc::new(SystemClock))
         .await
         .expect("open the database");
     let framework = discord::framework(
@@ -121,6 +130,18 @@ pub async fn challenge_and_accept(
     b: &TestUser,
     options: &[(&str, i64)],
 ) -> Sent {
+    let message = challenge(fake, a, b, options).await;
+    accept(fake, b, message).await
+}
+
+/// `a` challenges `b` with the given options: the challenge message (the game's thread, once
+/// it starts, is opened from it and has its id).
+pub async fn challenge(
+    fake: &FakeDiscord,
+    a: &TestUser,
+    b: &TestUser,
+    options: &[(&str, i64)],
+) -> MessageId {
     let mut cmd = SlashCommand::new("challenge").by(a).user("opponent", b);
     for (name, value) in options {
         cmd = cmd.integer(name, *value);
@@ -128,7 +149,11 @@ pub async fn challenge_and_accept(
     let sent = fake.send(cmd).await;
     let answer = fake.next_request(&Req::callback(&sent)).await;
     assert!(!is_ephemeral(&answer), "{}", answer.summary());
-    let message = message_id(&fake.original_message(&sent).expect("the challenge message"));
+    message_id(&fake.original_message(&sent).expect("the challenge message"))
+}
+
+/// `b` clicks Accept on the challenge `message`; returns the click once answered.
+pub async fn accept(fake: &FakeDiscord, b: &TestUser, message: MessageId) -> Sent {
     let accept = button_ids(&fake.message(message).expect("stored"))
         .into_iter()
         .find(|id| id.contains(":acc:"))

@@ -283,6 +283,18 @@ async fn readyz_becomes(addr: SocketAddr, status: u16) -> String {
     }
 }
 
+/// A fake Discord for the gateway tests: [`slow_start`], heartbeats every `heartbeat_ms` (the
+/// client notices a dead or silent connection at its next heartbeat), resumes accepted.
+pub(crate) async fn resuming_fake(heartbeat_ms: u64) -> FakeDiscord {
+    let fake = FakeDiscord::start_with(FakeConfig {
+        heartbeat_interval_ms: heartbeat_ms,
+        ..slow_start()
+    })
+    .await;
+    fake.accept_resumes(true);
+    fake
+}
+
 /// The fake for a bot process: a debug build warms its picture caches for several seconds
 /// before it connects, more on a loaded machine.
 pub(crate) fn slow_start() -> FakeConfig {
@@ -745,13 +757,8 @@ fn present(scrape: &Scrape, name: &str, labels: &[(&str, &str)]) -> bool {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gateway_reconnects_heartbeats_the_engine_and_refused_requests_show_in_the_metrics() {
     let dir = tempfile::tempdir().unwrap();
-    let fake = FakeDiscord::start_with(FakeConfig {
-        // Heartbeats every half second, so that a round trip is measured early.
-        heartbeat_interval_ms: 500,
-        ..slow_start()
-    })
-    .await;
-    fake.accept_resumes(true);
+    // Heartbeats every half second, so that a round trip is measured early.
+    let fake = resuming_fake(500).await;
     let bot = BotProcess::start(
         &fake,
         dir.path(),

@@ -83,9 +83,6 @@ impl Answer {
 
 type Routed = Result<Answer, Answer>;
 
-/// How long Discord remembers a message's nonce for `enforce_nonce` ("the past few minutes").
-const NONCE_WINDOW: std::time::Duration = std::time::Duration::from_secs(300);
-
 /// Accepts HTTP connections until the task is aborted.
 pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>) {
     loop {
@@ -166,7 +163,11 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Response<Full<By
             // GET /gateway needs no token at Discord (a bad token is refused by the gateway,
             // with close code 4004).
             Answer::error(ErrorAnswer::new(401, 0, "401: Unauthorized"))
-        } else if let Some(error) = take_failure(&mut st, &recorded) {
+        } else if let Some((error, applied)) = take_failure(&mut st, &recorded) {
+            if applied {
+                // Done, and the answer lost: whatever it was is dropped.
+                let _ = route(shared, &mut st, &recorded);
+            }
             Answer::deliberate(error)
         } else {
             route(shared, &mut st, &recorded).unwrap_or_else(|e| e)
@@ -243,13 +244,15 @@ fn read_body(content_type: &str, bytes: &[u8]) -> Body {
     }
 }
 
-fn take_failure(st: &mut State, request: &RecordedRequest) -> Option<ErrorAnswer> {
+/// The failure rule for `request`, if one applies: its answer, and whether the request is
+/// carried out first.
+fn take_failure(st: &mut State, request: &RecordedRequest) -> Option<(ErrorAnswer, bool)> {
     let index = st
         .failures
         .iter()
         .position(|rule| rule.matcher.matches(request))?;
     let rule = &mut st.failures[index];
-    let answer = rule.answer.clone();
+    let answer = (rule.answer.clone(), rule.applied);
     if let Some(remaining) = &mut rule.remaining {
         *remaining = remaining.saturating_sub(1);
         if *remaining == 0 {
@@ -886,7 +889,7 @@ fn channels(
                     )));
                 }
                 if let Some((id, at)) = st.nonces.get(nonce)
-                    && at.elapsed() < NONCE_WINDOW
+                    && at.elapsed() < shared.config.nonce_window
                     && let Some(existing) = st.messages.get(id)
                 {
                     return Ok(Answer::json(existing.clone()));

@@ -127,6 +127,10 @@ pub struct FakeConfig {
     pub shards: u32,
     /// The `heartbeat_interval` announced in HELLO.
     pub heartbeat_interval_ms: u64,
+    /// How long a nonce sent with `enforce_nonce` is remembered: a message sent again with it
+    /// within this time returns the message already made. Discord says "the past few
+    /// minutes" and no more; 5 minutes by default.
+    pub nonce_window: Duration,
 }
 
 impl Default for FakeConfig {
@@ -141,6 +145,7 @@ impl Default for FakeConfig {
             wait_timeout: Duration::from_secs(10),
             shards: 1,
             heartbeat_interval_ms: 41_250,
+            nonce_window: Duration::from_secs(300),
         }
     }
 }
@@ -468,10 +473,15 @@ impl FakeDiscord {
     /// session cannot be resumed; after the others it can (see
     /// [`gateway::close_keeps_session`]). `false` when no session is live.
     pub fn close_gateway(&self, code: u16) -> bool {
-        let st = self.shared.lock();
-        let Some(session) = st.gateway.current() else {
+        let mut st = self.shared.lock();
+        let Some(session) = st.gateway.current_mut() else {
             return false;
         };
+        // The session ends now, as Discord ends it when it closes: not when the closing
+        // connection's task gets round to it. The client may send its RESUME on a new
+        // connection before that task runs (it did, under load: the RESUME after 4012 was
+        // accepted and no new session came).
+        session.invalidated |= !gateway::close_keeps_session(code);
         let reason = gateway::close_reason(code).to_owned();
         session.tx.send(state::Out::Close(code, reason)).is_ok()
     }
@@ -750,6 +760,7 @@ impl FakeDiscord {
             matcher,
             answer,
             remaining: None,
+            applied: false,
         });
     }
 
@@ -759,6 +770,18 @@ impl FakeDiscord {
             matcher,
             answer,
             remaining: Some(1),
+            applied: false,
+        });
+    }
+
+    /// Carries out the next matching request, then answers it with `answer` as if Discord's
+    /// answer had been lost on the way: what a retry after a crash or a timeout meets.
+    pub fn lose_answer_once(&self, matcher: Req, answer: ErrorAnswer) {
+        self.shared.lock().failures.push(FailureRule {
+            matcher,
+            answer,
+            remaining: Some(1),
+            applied: true,
         });
     }
 

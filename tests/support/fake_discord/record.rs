@@ -400,6 +400,9 @@ pub(crate) struct FailureRule {
     pub answer: ErrorAnswer,
     /// How many more times to apply; `None` for always.
     pub remaining: Option<u32>,
+    /// Whether the request is carried out before the error is answered: Discord did it, but
+    /// its answer was lost on the way (a 502 from the edge, a connection cut).
+    pub applied: bool,
 }
 
 /// Splits a `multipart/form-data` body.
