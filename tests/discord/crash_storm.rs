@@ -26,17 +26,18 @@ const GAMES: usize = 25;
 const SIZE: i32 = 19;
 
 /// Column letters without I.
-fn point_name(x: i32, y: i32) -> String {
+pub(crate) fn point_name(x: i32, y: i32) -> String {
     let letters = "ABCDEFGHJKLMNOPQRST".as_bytes();
     format!("{}{}", letters[x as usize] as char, y + 1)
 }
 
-/// The points of each colour for game `game`, nearest the centre first: colour of (x, y) is
-/// bit 1 of `(x + 2y + game) mod 4`, so no line of five ever forms (the games last).
-fn playing_order(game: usize) -> [Vec<String>; 2] {
-    let c = SIZE / 2;
-    let mut points: Vec<(i32, i32, i32)> = (0..SIZE)
-        .flat_map(|x| (0..SIZE).map(move |y| ((x - c).pow(2) + (y - c).pow(2), x, y)))
+/// The points of each colour for game `game` on a board of `size`, nearest the centre first:
+/// colour of (x, y) is bit 1 of `(x + 2y + game) mod 4`, so no colour ever has more than two
+/// in a row in any direction (the games last).
+pub(crate) fn playing_order(size: i32, game: usize) -> [Vec<String>; 2] {
+    let c = size / 2;
+    let mut points: Vec<(i32, i32, i32)> = (0..size)
+        .flat_map(|x| (0..size).map(move |y| ((x - c).pow(2) + (y - c).pow(2), x, y)))
         .collect();
     points.sort();
     let mut colours = [Vec::new(), Vec::new()];
@@ -107,7 +108,7 @@ async fn players(
     order: [TestUser; 2],
     stop: Arc<AtomicBool>,
 ) -> Vec<(i64, usize, String)> {
-    let points = playing_order(number);
+    let points = playing_order(SIZE, number);
     let mut acked = Vec::new();
     let mut ply = 0usize;
     while !stop.load(Ordering::Relaxed) {
@@ -304,7 +305,7 @@ async fn crash_storm_of_100_kills_loses_and_doubles_nothing() {
 /// Keeps the helper honest: the playing order has two disjoint colours covering the board.
 #[test]
 fn the_storm_order_covers_the_board_once() {
-    let [a, b] = playing_order(3);
+    let [a, b] = playing_order(SIZE, 3);
     assert_eq!(a.len() + b.len(), (SIZE * SIZE) as usize);
     let mut all: Vec<_> = a.iter().chain(&b).collect();
     all.sort();

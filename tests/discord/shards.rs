@@ -26,22 +26,23 @@ pub(crate) struct Game {
     pub order: [TestUser; 2],
 }
 
-/// `a` challenges `b` in `channel` (gomoku), `b` accepts; waits for the thread and first board.
+/// `a` challenges `b` in `channel` with the integer `options`, `b` accepts; waits for the
+/// thread and first board.
 pub(crate) async fn game_in(
     fake: &FakeDiscord,
     channel: ChannelId,
     a: &TestUser,
     b: &TestUser,
+    options: &[(&str, i64)],
 ) -> Game {
-    let sent = fake
-        .send(
-            SlashCommand::new("challenge")
-                .by(a)
-                .in_channel(channel)
-                .user("opponent", b)
-                .integer("game", 0),
-        )
-        .await;
+    let mut command = SlashCommand::new("challenge")
+        .by(a)
+        .in_channel(channel)
+        .user("opponent", b);
+    for (name, value) in options {
+        command = command.integer(name, *value);
+    }
+    let sent = fake.send(command).await;
     let answer = fake.next_request(&Req::callback(&sent)).await;
     assert!(!is_ephemeral(&answer), "{}", answer.summary());
     let message = message_id(&fake.original_message(&sent).expect("the challenge message"));
@@ -251,7 +252,7 @@ async fn without_shard_options_one_process_runs_every_shard_discord_recommends()
     // A game in a guild of each shard: each shard's connection carries its guild's events.
     let (a, b) = (fake.add_user("ann"), fake.add_user("bo"));
     for channel in [zero, one] {
-        let game = game_in(&fake, channel, &a, &b).await;
+        let game = game_in(&fake, channel, &a, &b, &[("game", 0)]).await;
         assert!(play_ply(&fake, &game, 0).await);
         assert!(play_ply(&fake, &game, 1).await);
     }
@@ -298,7 +299,7 @@ async fn two_processes_with_a_shard_each_on_one_postgres_database_behave_as_one_
     for (n, channel) in [zero, one, zero, one].into_iter().enumerate() {
         let a = fake.add_user(&format!("a{n}"));
         let b = fake.add_user(&format!("b{n}"));
-        games.push(game_in(&fake, channel, &a, &b).await);
+        games.push(game_in(&fake, channel, &a, &b, &[("game", 0)]).await);
     }
     const PLIES: usize = 6;
     for n in 0..PLIES {
