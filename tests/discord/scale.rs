@@ -24,11 +24,11 @@ use serde_json::Value;
 use serenity::all::ChannelId;
 use sqlx::{Connection as _, PgConnection, Row as _};
 
-use crate::bot::{content, is_ephemeral};
-use crate::crash_storm::playing_order;
+use crate::bot::start_two_player_in;
+use crate::crash_storm::{playing_order, stop_players, try_move, violations_after_kills};
+use crate::engine::against_the_computer;
 use crate::ops::BotProcess;
-use crate::shards::game_in;
-use crate::support::fake_discord::{FakeConfig, FakeDiscord, Req, SlashCommand, TestUser};
+use crate::support::fake_discord::{FakeConfig, FakeDiscord, Req, TestUser};
 use crate::support::test_db::TestDb;
 
 /// The bots: no engine threads (the worker thinks), deadlines checked every second.
@@ -112,33 +112,6 @@ async fn game_of_thread(
     (id, humans)
 }
 
-/// `member` challenges the computer (level 1) in `channel`; the game's thread.
-async fn against_the_computer(
-    fake: &FakeDiscord,
-    channel: ChannelId,
-    member: &TestUser,
-) -> ChannelId {
-    let computer = TestUser::new(fake.bot_user_id().get(), "gomoku-bot");
-    let sent = fake
-        .send(
-            SlashCommand::new("challenge")
-                .by(member)
-                .in_channel(channel)
-                .user("opponent", &computer)
-                .integer("game", 0)
-                .integer("level", 1),
-        )
-        .await;
-    let answer = fake.next_request(&Req::callback(&sent)).await;
-    assert!(!is_ephemeral(&answer), "{}", content(&answer));
-    let thread = fake
-        .next_request(&Req::post(&format!(
-            "/channels/{channel}/messages/*/threads"
-        )))
-        .await;
-    ChannelId::new(thread.created_id().expect("a thread id"))
-}
-
 /// One game's members, moving whenever the database says it is one of theirs to act, until
 /// `stop` (or the game ends); returns the acknowledged moves as (game, ply, point).
 async fn players(
@@ -178,23 +151,9 @@ async fn players(
             break;
         };
         tokio::time::sleep(game.pause).await;
-        let spec = SlashCommand::new("move")
-            .by(member)
-            .in_channel(game.thread)
-            .string("at", &point);
         // Waits for the shard's session while its process is down.
-        let Ok(sent) = fake.try_send(spec).await else {
-            continue;
-        };
-        let answer = tokio::time::timeout(
-            Duration::from_secs(5),
-            fake.next_request(&Req::callback(&sent)),
-        )
-        .await;
-        match answer {
-            Ok(a) if !is_ephemeral(&a) && content(&a).contains(&format!("played {point}.")) => {
-                acked.push((game.id, ply + 1, point));
-            }
+        match try_move(&fake, member, game.thread, &point).await {
+            Some(true) => acked.push((game.id, ply + 1, point)),
             // Refused (the position changed, the bot is restarting) or unanswered (killed):
             // the database says where the game is.
             _ => tokio::time::sleep(Duration::from_millis(100)).await,
@@ -231,6 +190,22 @@ async fn owed(conn: &mut PgConnection) -> (HashMap<String, i64>, i64) {
         .await
         .expect("the engine jobs");
     (states, jobs)
+}
+
+/// The rows of `sql` (game, ply, text) about the games `ids`, by game and ply.
+async fn by_game_and_ply(
+    conn: &mut PgConnection,
+    sql: &str,
+    ids: &[i64],
+) -> BTreeMap<(i64, i64), String> {
+    sqlx::query(sql)
+        .bind(ids)
+        .fetch_all(&mut *conn)
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+        .iter()
+        .map(|r| ((r.get(0), r.get(1)), r.get(2)))
+        .collect()
 }
 
 /// Whether a stored message carries a board picture.
@@ -280,7 +255,7 @@ async fn two_bots_and_a_worker_killed_mid_load_lose_double_and_skip_nothing() {
         for n in 0..2 {
             let a = fake.add_user(&format!("s{shard}-a{n}"));
             let b = fake.add_user(&format!("s{shard}-b{n}"));
-            let game = game_in(&fake, channel, &a, &b, &[("game", 0)]).await;
+            let game = start_two_player_in(&fake, Some(channel), &a, &b, &[("game", 0)]).await;
             let (id, humans) = game_of_thread(&mut conn, game.thread, &[&a, &b]).await;
             load.push(LoadGame {
                 id,
@@ -293,7 +268,7 @@ async fn two_bots_and_a_worker_killed_mid_load_lose_double_and_skip_nothing() {
         }
         for n in 0..2 {
             let member = fake.add_user(&format!("s{shard}-c{n}"));
-            let thread = against_the_computer(&fake, channel, &member).await;
+            let thread = against_the_computer(&fake, Some(channel), &member, 1).await;
             let (id, humans) = game_of_thread(&mut conn, thread, &[&member]).await;
             assert_eq!(humans.len(), 1, "one member against the computer");
             load.push(LoadGame {
@@ -307,7 +282,8 @@ async fn two_bots_and_a_worker_killed_mid_load_lose_double_and_skip_nothing() {
         }
         let a = fake.add_user(&format!("s{shard}-late"));
         let b = fake.add_user(&format!("s{shard}-waiting"));
-        let game = game_in(&fake, channel, &a, &b, &[("game", 0), ("days_per_move", 1)]).await;
+        let options = [("game", 0), ("days_per_move", 1)];
+        let game = start_two_player_in(&fake, Some(channel), &a, &b, &options).await;
         let (id, _) = game_of_thread(&mut conn, game.thread, &[&a, &b]).await;
         waiting.push((id, game.thread, game.order[0].clone()));
     }
@@ -346,11 +322,7 @@ async fn two_bots_and_a_worker_killed_mid_load_lose_double_and_skip_nothing() {
     fake.wait_for_shard_session(1, 2).await;
     // A stretch of play with everyone back, then the members stop.
     tokio::time::sleep(Duration::from_secs(3)).await;
-    stop.store(true, Ordering::Relaxed);
-    let mut acked = Vec::new();
-    for t in tasks {
-        acked.extend(t.await.expect("a player task"));
-    }
+    let acked = stop_players(&stop, tasks).await;
 
     // What is owed goes out: the computer's moves, and the posts the killed processes left
     // (taken over by the live bot of their guild's shard after the outbox's hold).
@@ -373,15 +345,12 @@ async fn two_bots_and_a_worker_killed_mid_load_lose_double_and_skip_nothing() {
 
     // Every acknowledged move is in the database at its ply, and no game has a point twice.
     let ids: Vec<i64> = load.iter().map(|g| g.id).collect();
-    let moves: BTreeMap<(i64, i64), String> =
-        sqlx::query("SELECT game_id, ply, action FROM moves WHERE game_id = ANY($1)")
-            .bind(&ids)
-            .fetch_all(&mut conn)
-            .await
-            .expect("the move log")
-            .iter()
-            .map(|r| ((r.get(0), r.get(1)), r.get(2)))
-            .collect();
+    let moves = by_game_and_ply(
+        &mut conn,
+        "SELECT game_id, ply, action FROM moves WHERE game_id = ANY($1)",
+        &ids,
+    )
+    .await;
     let lost: Vec<_> = acked
         .iter()
         .filter(|(g, p, point)| moves.get(&(*g, *p)) != Some(point))
@@ -402,16 +371,12 @@ async fn two_bots_and_a_worker_killed_mid_load_lose_double_and_skip_nothing() {
 
     // Every committed move's board was posted once: in the game's thread, or (the computer's
     // first move, when it beat the thread) wherever the outbox's nonce for it went.
-    let nonces: HashMap<(i64, i64), String> = sqlx::query(
+    let nonces = by_game_and_ply(
+        &mut conn,
         "SELECT game_id, ply, nonce FROM outbox WHERE kind = 'board' AND game_id = ANY($1)",
+        &ids,
     )
-    .bind(&ids)
-    .fetch_all(&mut conn)
-    .await
-    .expect("the outbox")
-    .iter()
-    .map(|r| ((r.get(0), r.get(1)), r.get(2)))
-    .collect();
+    .await;
     let mut stored: HashMap<ChannelId, Vec<Value>> = HashMap::new();
     for g in &load {
         for channel in [g.thread, g.channel] {
@@ -476,17 +441,7 @@ async fn two_bots_and_a_worker_killed_mid_load_lose_double_and_skip_nothing() {
         assert!(played > 0, "no move acknowledged in {channel}");
     }
     assert!(computer_moves > 0, "the worker never played");
-    // The outbox's poster asks Discord for the original answer of an interaction a kill left
-    // unanswered (to know whether its board went out): Discord's 404 is the expected "no".
-    let violations: Vec<String> = fake
-        .violations()
-        .into_iter()
-        .filter(|v| {
-            !(v.contains("GET /webhooks/")
-                && v.contains("/messages/@original")
-                && v.contains("404"))
-        })
-        .collect();
+    let violations = violations_after_kills(&fake);
     assert!(violations.is_empty(), "{violations:#?}");
     let outbox_posts = fake
         .requests_matching(&Req::post("/channels/*/messages"))
