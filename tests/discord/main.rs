@@ -21,6 +21,7 @@ mod picker;
 mod ratings;
 mod renju;
 mod review;
+mod scale;
 mod scenarios;
 mod shards;
 mod smoke;
