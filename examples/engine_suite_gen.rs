@@ -17,21 +17,29 @@
 //!   when levels 4, 5 and 6 under the suite's node caps answer one of them *from the threat
 //!   search*.
 //! - **vct-defence**: if the side to move passed (played the point farthest from the stones),
-//!   the opponent would win by threats (the suite test's own check, 40,000 nodes), and the
+//!   the opponent would win by threats (the suite test's own check, level 4's depths,
+//!   40,000 nodes), and the
 //!   mover has no threat win of its own (60,000 nodes); every legal point within four of a
 //!   stone is tried, and a point is proved losing when the opponent then has a threat win
 //!   (60,000 nodes; after a four of the mover's, the opponent's block is played and every
 //!   reply of the mover must lose again, up to two such fours). The expected answers are all the
-//!   points not proved losing; a position is kept when there are at most four and levels 4-6
-//!   answer one of them. Points farther than four from every stone share no line window with
-//!   a stone and count as the pass already checked.
+//!   points not proved losing; a position is kept when there are at most four, the suite's
+//!   check finds no threat win after any of them, and levels 4-6 answer one of them. Points
+//!   farther than four from every stone share no line window with a stone and count as the
+//!   pass already checked.
+//!
+//! The suite's positions, checks and node caps come from `tests/engine_suite/positions.rs`,
+//! the random openings from the arena's (`gomoku_bot::engine::arena::random_opening`).
 //!
 //! Positions the levels miss are counted on stderr (the unfiltered solve rate), not written.
 
-use std::time::Duration;
+#[path = "../tests/engine_suite/positions.rs"]
+mod positions;
 
-use gomoku_bot::engine::{Engine, Level, Limits, Source, Style};
+use gomoku_bot::engine::arena::random_opening;
+use gomoku_bot::engine::{Engine, Level, Style};
 use gomoku_bot::rules::{Action, Game, Phase, Point, RuleSet, Status};
+use positions::{Position, answer, capped, far_point, level_4_threats, wins_by_threats};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -48,51 +56,8 @@ const DEFENCES_PER_RULES: usize = 5;
 /// Most saving moves a defence position may have.
 const MAX_SAVES: usize = 4;
 
-fn limits(nodes: u64) -> Limits {
-    Limits {
-        time: Duration::from_secs(600),
-        nodes,
-    }
-}
-
-/// The suite test's node caps (tests/engine_suite.rs).
-fn nodes_for(level: u8) -> u64 {
-    match level {
-        4 => 20_000,
-        5 => 40_000,
-        _ => 80_000,
-    }
-}
-
-/// Level 4's threat depths: the screen every position goes through.
-fn quick() -> Engine {
-    Engine::with_style(
-        Level::MAX,
-        Style::for_level(Level::new(4).expect("level")),
-        1,
-    )
-}
-
 fn strong() -> Engine {
     Engine::with_style(Level::MAX, Style::for_level(Level::MAX), 1)
-}
-
-/// The suite test's threat check: level 4's depths, 40,000 nodes.
-fn test_threat_win(game: &Game) -> bool {
-    let mut e = quick();
-    let l = limits(40_000);
-    !e.vcf_wins(game, l).is_empty() || !e.vct_wins(game, l).is_empty()
-}
-
-/// The suite test's pass: the empty legal point farthest from every stone.
-fn far_point(game: &Game) -> Option<Point> {
-    let stones = game.stones();
-    game.points()
-        .filter(|&p| game.stone_at(p).is_none() && game.is_legal(Action::Place(p)))
-        .max_by_key(|&p| {
-            let d = stones.iter().map(|s| p.distance(s.0)).min().unwrap_or(0);
-            (d, std::cmp::Reverse((p.col(), p.row())))
-        })
 }
 
 /// Points where `colour` would win at once (a five, or the captures' goal).
@@ -138,7 +103,7 @@ fn proved_losing(game: &Game, p: Point, fours_left: u8) -> bool {
         }
         return saving_moves(&blocked, fours_left - 1, 0).is_some_and(|s| s.is_empty());
     }
-    strong().threat_win(&g, limits(60_000)).is_some()
+    strong().threat_win(&g, capped(60_000)).is_some()
 }
 
 /// Every legal point within four of a stone that is not proved losing for the side to move;
@@ -163,41 +128,19 @@ fn saving_moves(game: &Game, fours_left: u8, most: usize) -> Option<Vec<Point>> 
     Some(saves)
 }
 
-/// Levels 4-6 under the suite's caps: how many answer in `expected` (from the threat search
-/// when `proved` is asked).
-fn levels_solve(game: &Game, expected: &[Action], line: u64, proved: bool) -> usize {
+/// Levels 4-6 under the suite's caps: how many answer in `expected` (for a `vct` position,
+/// from the threat search), judged by the suite's own check.
+fn levels_solve(game: &Game, spec: &str, category: &str, expected: &[Action], line: u64) -> usize {
+    let p = Position {
+        line: line as usize,
+        category: category.to_string(),
+        spec: spec.to_string(),
+        game: game.clone(),
+        expected: expected.to_vec(),
+    };
     (4..=6u8)
-        .filter(|&level| {
-            let mut e = Engine::seeded(Level::new(level).expect("level"), line);
-            let a = e.choose_with(game, limits(nodes_for(level)));
-            let by_threats = matches!(e.last_info().source, Source::Vct | Source::Vcf);
-            a.is_some_and(|a| expected.contains(&a)) && (!proved || by_threats)
-        })
+        .filter(|&level| answer(&p, level, capped(positions::nodes_for(level))).correct)
         .count()
-}
-
-fn opening(rules: RuleSet, rng: &mut StdRng) -> Game {
-    let mut game = Game::new(rules);
-    let centre = Point::centre(rules.size);
-    for _ in 0..rng.random_range(2..5) {
-        if game.phase() != Phase::Playing || game.is_over() {
-            break;
-        }
-        let near: Vec<Action> = game
-            .points()
-            .filter(|p| p.distance(centre) <= 3)
-            .map(Action::Place)
-            .filter(|&a| game.is_legal(a))
-            .collect();
-        if near.is_empty() {
-            break;
-        }
-        let a = near[rng.random_range(0..near.len())];
-        if game.apply(a).is_err() {
-            break;
-        }
-    }
-    game
 }
 
 fn record(game: &Game) -> String {
@@ -242,7 +185,8 @@ fn main() {
                 break;
             }
             let mut rng = StdRng::seed_from_u64(seed ^ g.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-            let mut game = opening(rules, &mut rng);
+            let stones = rng.random_range(2..5);
+            let mut game = random_opening(rules, stones, 3, &mut rng);
             let strong_seat = 1 + (g % 2) as u8;
             let mut players = [
                 Engine::seeded(Level::new(3).expect("level"), seed + g),
@@ -258,7 +202,7 @@ fn main() {
                     next_look = game.stones_placed() + 8;
                 }
                 let k = if game.to_move() == strong_seat { 0 } else { 1 };
-                let Some(a) = players[k].choose_with(&game, limits(3_000)) else {
+                let Some(a) = players[k].choose_with(&game, capped(3_000)) else {
                     break;
                 };
                 if game.apply(a).is_err() {
@@ -291,17 +235,17 @@ fn examine(
     }
     let mut e = strong();
     // A quick look first: most positions have no threat win for either side.
-    let mine = quick().threat_win(game, limits(4_000)).is_some();
-    if mine && !e.vcf_wins(game, limits(60_000)).is_empty() {
+    let mine = level_4_threats().threat_win(game, capped(4_000)).is_some();
+    if mine && !e.vcf_wins(game, capped(60_000)).is_empty() {
         return false;
     }
     // Black's threes in Renju are read at face value by the threat search (see
     // src/engine/search/threats.rs), so only white's threat wins are kept there.
     let renju_black = spec.starts_with("renju") && game.to_move() == 1;
     if mine && c.wins < WINS_PER_RULES && !renju_black {
-        let wins = e.vct_wins(game, limits(150_000));
+        let wins = e.vct_wins(game, capped(150_000));
         if !wins.is_empty() {
-            if levels_solve(game, &wins, line, true) == 3 {
+            if levels_solve(game, spec, "vct", &wins, line) == 3 {
                 c.wins += 1;
                 println!(
                     "vct | {spec} | {rec} | {} | self-play, {} proved first moves",
@@ -323,14 +267,16 @@ fn examine(
     let mut passed = game.clone();
     if passed.apply(Action::Place(far)).is_err()
         || !winning_points(&passed, 3 - mover).is_empty()
-        || quick().threat_win(&passed, limits(4_000)).is_none()
-        || !test_threat_win(&passed)
+        || level_4_threats()
+            .threat_win(&passed, capped(4_000))
+            .is_none()
+        || !wins_by_threats(&passed)
     {
         // No pass, a plain block (the opponent has a four), or no threat win to stop.
         return false;
     }
     // The mover's own threat win would make it no defence position.
-    if e.threat_win(game, limits(60_000)).is_some() {
+    if e.threat_win(game, capped(60_000)).is_some() {
         return false;
     }
     let Some(saves) = saving_moves(game, 2, MAX_SAVES) else {
@@ -340,7 +286,15 @@ fn examine(
         return false;
     }
     let expected: Vec<Action> = saves.iter().copied().map(Action::Place).collect();
-    if levels_solve(game, &expected, line, false) == 3 {
+    // The suite checks that every accepted answer saves.
+    let all_save = expected.iter().all(|&a| {
+        let mut g = game.clone();
+        g.apply(a).is_ok() && !wins_by_threats(&g)
+    });
+    if !all_save {
+        return false;
+    }
+    if levels_solve(game, spec, "vct-defence", &expected, line) == 3 {
         c.defences += 1;
         println!(
             "vct-defence | {spec} | {rec} | {} | self-play, every other point within 4 of a stone proved losing",

@@ -22,6 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use gomoku_bot::rules::{Action, Preset, Status, WinReason};
 use positions::{
     Position, answer, capped, far_point, level_4_threats, nodes_for, suite, threat_category,
+    wins_by_threats,
 };
 
 #[test]
@@ -123,9 +124,7 @@ fn threat_positions_are_what_their_category_says() {
                 let far = far_point(&p.game).expect("an empty point");
                 passed.apply(Action::Place(far)).expect("legal");
                 assert!(
-                    level_4_threats()
-                        .threat_win(&passed, capped(40_000))
-                        .is_some(),
+                    wins_by_threats(&passed),
                     "line {}: after a pass ({far}) the opponent has no threat win",
                     p.line
                 );
@@ -139,9 +138,7 @@ fn threat_positions_are_what_their_category_says() {
                     let mut saved = p.game.clone();
                     saved.apply(a).expect("legal");
                     assert!(
-                        level_4_threats()
-                            .threat_win(&saved, capped(40_000))
-                            .is_none(),
+                        !wins_by_threats(&saved),
                         "line {}: after {a} the opponent still wins by threats",
                         p.line
                     );

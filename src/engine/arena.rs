@@ -363,16 +363,23 @@ pub fn run(config: &ArenaConfig) -> Result<ArenaResult, ArenaError> {
 
 /// The opening of game pair `pair`: random legal points within 4 of the centre.
 fn opening(config: &ArenaConfig, pair: u64) -> Game {
-    let mut game = Game::new(config.rules);
     let mut rng = StdRng::seed_from_u64(config.seed ^ pair.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let centre = Point::centre(config.rules.size);
-    for _ in 0..config.opening_stones {
+    random_opening(config.rules, config.opening_stones, 4, &mut rng)
+}
+
+/// A game of `rules` opened with up to `stones` random legal points within `radius` of the
+/// centre (fewer when the opening rule ends normal play first), the start of self-play games
+/// (the arena's matches, the tactical suite's generator).
+pub fn random_opening(rules: RuleSet, stones: usize, radius: u8, rng: &mut StdRng) -> Game {
+    let mut game = Game::new(rules);
+    let centre = Point::centre(rules.size);
+    for _ in 0..stones {
         if game.phase() != Phase::Playing || game.is_over() {
             break;
         }
         let near: Vec<Action> = game
             .points()
-            .filter(|p| p.distance(centre) <= 4)
+            .filter(|p| p.distance(centre) <= radius)
             .map(Action::Place)
             .filter(|&a| game.is_legal(a))
             .collect();

@@ -156,3 +156,10 @@ pub fn level_4_threats() -> Engine {
         1,
     )
 }
+
+/// The suite's threat check: whether the side to move wins by threats (continuous fours
+/// first, then fours and open threes) at level 4's depths within 40,000 nodes. A defence
+/// position must have one after a pass and none after any accepted answer.
+pub fn wins_by_threats(game: &Game) -> bool {
+    level_4_threats().threat_win(game, capped(40_000)).is_some()
+}
