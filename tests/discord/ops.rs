@@ -675,8 +675,18 @@ async fn gateway_reconnects_heartbeats_the_engine_and_refused_requests_show_in_t
     let the_bot = TestUser::new(fake.bot_user_id().get(), "gomoku-bot");
     let carol = fake.add_user("carol");
     let thread = crate::engine::against_the_computer(&fake, None, &carol, 3).await;
+    // The bot records the thread once Discord has answered: a move sent there before that
+    // finds no game in the channel.
+    let mut view = only_game(dir.path(), &fake, &carol).await;
+    for _ in 0..200 {
+        if view.thread.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        view = only_game(dir.path(), &fake, &carol).await;
+    }
+    assert_eq!(view.thread.map(|t| t.0), Some(thread.get()));
     // When the engine has the first turn, its opening move goes up in the thread first.
-    let view = only_game(dir.path(), &fake, &carol).await;
     let engine_first = view
         .seats
         .iter()
