@@ -774,6 +774,7 @@ impl Store {
     ///
     /// # Errors
     /// [`StorageError`].
+    #[allow(clippy::too_many_arguments)]
     pub async fn start_tournament(
         &self,
         id: TournamentId,
