@@ -60,7 +60,9 @@ pub fn row_tournament(row: &super::OutboxRow) -> Option<(TournamentId, u32)> {
 }
 
 /// Inside an action's transaction: when the action at `ply` makes offers of its game stale
-/// (open, shown in a message, made at an earlier ply), owes the edit of their messages.
+/// (open, made at an earlier ply), owes the edit of their messages. An offer's message may be
+/// recorded a moment after the offer (the front reads its answer back): the poster looks for
+/// the messages when the row's turn comes, after this action's board.
 pub(crate) async fn owe_stale_offers(
     tx: &mut Tx,
     boot: &Boot,
@@ -70,7 +72,7 @@ pub(crate) async fn owe_stale_offers(
 ) -> Result<(), StorageError> {
     let stale: Option<i64> = sqlx::query_scalar(
         "SELECT offer_id FROM offers WHERE game_id = $1 AND status = 'open' AND ply < $2 \
-         AND message_id IS NOT NULL LIMIT 1",
+         LIMIT 1",
     )
     .bind(game.0)
     .bind(i64::from(ply))

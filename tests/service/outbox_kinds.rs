@@ -119,15 +119,24 @@ async fn a_move_owes_the_edit_of_the_offers_it_made_stale_after_its_board(db: Te
     svc.play(&first, Some(game.id), act("H8", 15), None)
         .await
         .unwrap();
-    // An offer nobody shows in a message owes nothing when it lapses.
+    // A move owes nothing more when no offer lapses.
+    let kinds: Vec<OutboxKind> = heads(svc).await.iter().map(|r| r.kind).collect();
+    assert_eq!(kinds, vec![OutboxKind::Board]);
+    send_all(svc).await;
+    // An offer that lapses is owed an edit, after the board; the poster finds no message to
+    // edit when nobody showed it in one.
     svc.offer_draw(&first, Some(game.id)).await.unwrap();
     svc.play(&second, Some(game.id), act("A1", 15), None)
         .await
         .unwrap();
-    let kinds: Vec<OutboxKind> = heads(svc).await.iter().map(|r| r.kind).collect();
-    assert_eq!(kinds, vec![OutboxKind::Board]);
+    let board = heads(svc).await;
+    assert_eq!(board[0].kind, OutboxKind::Board);
+    svc.outbox_sent_many(&[board[0].id]).await.unwrap();
+    let rows = heads(svc).await;
+    assert_eq!(rows[0].kind, OutboxKind::Offers);
+    assert!(svc.outbox_lapsed_offers(&rows[0]).await.unwrap().is_empty());
     send_all(svc).await;
-    // One shown in a message does: after the board, in the move's commit.
+    // One shown in a message is found, and edited.
     let made = svc.offer_draw(&second, Some(game.id)).await.unwrap();
     svc.set_offer_message(made.offer.id, ChannelId(CHANNEL), MessageId(777))
         .await
