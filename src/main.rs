@@ -540,35 +540,7 @@ fn run_bot(path: &std::path::Path, shards: Option<String>, shard_total: Option<u
             return usage_error(format!("--shards/--shard-total: {why}"));
         }
     }
-    let filter = std::env::var("RUST_LOG").unwrap_or_else(|_| config.log.filter.clone());
-    gomoku_bot::ops::logs::init(&filter, config.log.format);
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: cannot start the async runtime: {e}");
-            return ExitCode::from(1);
-        }
-    };
-    // A taken or wrong metrics address is bad configuration: one line, status 2, at start.
-    let operations = match runtime.block_on(operations(&config)) {
-        Ok(o) => o,
-        Err(e) => return usage_error(e),
-    };
-    match runtime.block_on(gomoku_bot::discord::run(config, operations)) {
-        Ok(()) => ExitCode::SUCCESS,
-        // Nothing a restart mends (a refused token, a database it cannot read): one line on
-        // stderr and status 2, so that a supervisor does not loop restarting it.
-        Err(e) => match gomoku_bot::discord::fatal::fatal_line(e.as_ref()) {
-            Some(line) => usage_error(line),
-            None => {
-                tracing::error!(%e, "the bot stopped");
-                ExitCode::from(1)
-            }
-        },
-    }
+    serve(config, "the bot stopped", gomoku_bot::discord::run)
 }
 
 /// Loads the configuration and runs an engine worker until it stops; refused at once (one
@@ -587,6 +559,19 @@ fn run_worker(path: &std::path::Path, threads: Option<usize>) -> ExitCode {
     if let Some(why) = gomoku_bot::discord::worker::refusal(&config.database.url) {
         return usage_error(why);
     }
+    serve(config, "the worker stopped", move |config, operations| {
+        gomoku_bot::discord::worker::run(config, threads, operations)
+    })
+}
+
+/// Sets up logging, the async runtime and the operations listener for `config`, then runs
+/// `role` (the bot, or a worker) until it stops; `stopped` is the log line of a failure that
+/// a restart may mend.
+fn serve<F, Fut>(config: gomoku_bot::config::Config, stopped: &str, role: F) -> ExitCode
+where
+    F: FnOnce(gomoku_bot::config::Config, gomoku_bot::discord::Operations) -> Fut,
+    Fut: std::future::Future<Output = Result<(), gomoku_bot::discord::Error>>,
+{
     let filter = std::env::var("RUST_LOG").unwrap_or_else(|_| config.log.filter.clone());
     gomoku_bot::ops::logs::init(&filter, config.log.format);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -599,18 +584,19 @@ fn run_worker(path: &std::path::Path, threads: Option<usize>) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    // A taken or wrong metrics address is bad configuration: one line, status 2, at start.
     let operations = match runtime.block_on(operations(&config)) {
         Ok(o) => o,
         Err(e) => return usage_error(e),
     };
-    match runtime.block_on(gomoku_bot::discord::worker::run(
-        config, threads, operations,
-    )) {
+    match runtime.block_on(role(config, operations)) {
         Ok(()) => ExitCode::SUCCESS,
+        // Nothing a restart mends (a refused token, a database it cannot read): one line on
+        // stderr and status 2, so that a supervisor does not loop restarting it.
         Err(e) => match gomoku_bot::discord::fatal::fatal_line(e.as_ref()) {
             Some(line) => usage_error(line),
             None => {
-                tracing::error!(%e, "the worker stopped");
+                tracing::error!(%e, "{stopped}");
                 ExitCode::from(1)
             }
         },

@@ -559,15 +559,7 @@ async fn stop_on_signal(
         grace_seconds = grace.as_secs(),
         "shutting down: new interactions are answered \"restarting\", those in flight finish"
     );
-    tokio::spawn(async move {
-        tokio::select! {
-            () = signals.next() => error!("a second signal: exiting at once"),
-            () = tokio::time::sleep(grace) => {
-                error!(grace_seconds = grace.as_secs(), "the shutdown took too long: exiting");
-            }
-        }
-        std::process::exit(1);
-    });
+    signals.exit_on_second_or_after(grace);
     // Most of the grace for the work in flight; the rest to close the gateway and database.
     let for_work = grace.mul_f64(0.75);
     if !drain.wait_idle(for_work).await {
@@ -602,6 +594,20 @@ impl Signals {
         {
             Ok(Signals {})
         }
+    }
+
+    /// The shutdown's watchdog, once the first signal has come: a second signal, or `grace`
+    /// running out, exits the process at once (status 1), whatever is still running.
+    fn exit_on_second_or_after(mut self, grace: Duration) {
+        tokio::spawn(async move {
+            tokio::select! {
+                () = self.next() => error!("a second signal: exiting at once"),
+                () = tokio::time::sleep(grace) => {
+                    error!(grace_seconds = grace.as_secs(), "the shutdown took too long: exiting");
+                }
+            }
+            std::process::exit(1);
+        });
     }
 
     /// Waits for the next signal.

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tracing::{error, info};
+use tracing::info;
 
 use super::engine::{Engine, JobOptions, Shared};
 use super::{Error, Operations, Signals, engine_jobs, flush_outbox, http_client, open_service};
@@ -128,15 +128,7 @@ pub async fn run(config: Config, threads: usize, operations: Operations) -> Resu
         grace_seconds = grace.as_secs(),
         "shutting down: no new engine jobs; those under way finish or are handed back"
     );
-    tokio::spawn(async move {
-        tokio::select! {
-            () = signals.next() => error!("a second signal: exiting at once"),
-            () = tokio::time::sleep(grace) => {
-                error!(grace_seconds = grace.as_secs(), "the shutdown took too long: exiting");
-            }
-        }
-        std::process::exit(1);
-    });
+    signals.exit_on_second_or_after(grace);
     engine_jobs::stop(&engine, &service, grace / 2).await;
     // The taker may wait for a slot held by a move still thinking: it has nothing left to do.
     taking.abort();

@@ -142,7 +142,21 @@ pub async fn challenge(
     b: &TestUser,
     options: &[(&str, i64)],
 ) -> MessageId {
+    challenge_in(fake, None, a, b, options).await
+}
+
+/// [`challenge`] in `channel` (`None`: the fake's default channel).
+pub async fn challenge_in(
+    fake: &FakeDiscord,
+    channel: Option<ChannelId>,
+    a: &TestUser,
+    b: &TestUser,
+    options: &[(&str, i64)],
+) -> MessageId {
     let mut cmd = SlashCommand::new("challenge").by(a).user("opponent", b);
+    if let Some(channel) = channel {
+        cmd = cmd.in_channel(channel);
+    }
     for (name, value) in options {
         cmd = cmd.integer(name, *value);
     }
@@ -170,9 +184,25 @@ pub async fn start_two_player(
     b: &TestUser,
     options: &[(&str, i64)],
 ) -> Started {
-    challenge_and_accept(fake, a, b, options).await;
+    start_two_player_in(fake, None, a, b, options).await
+}
+
+/// [`start_two_player`] in `channel` (`None`: the fake's default channel), such as a channel
+/// of a guild on another gateway shard.
+pub async fn start_two_player_in(
+    fake: &FakeDiscord,
+    channel: Option<ChannelId>,
+    a: &TestUser,
+    b: &TestUser,
+    options: &[(&str, i64)],
+) -> Started {
+    let message = challenge_in(fake, channel, a, b, options).await;
+    accept(fake, b, message).await;
+    let parent = channel.map_or_else(|| "*".to_owned(), |c| c.to_string());
     let thread_req = fake
-        .next_request(&Req::post("/channels/*/messages/*/threads"))
+        .next_request(&Req::post(&format!(
+            "/channels/{parent}/messages/*/threads"
+        )))
         .await;
     let thread = ChannelId::new(
         thread_req

@@ -26,17 +26,18 @@ const GAMES: usize = 25;
 const SIZE: i32 = 19;
 
 /// Column letters without I.
-fn point_name(x: i32, y: i32) -> String {
+pub(crate) fn point_name(x: i32, y: i32) -> String {
     let letters = "ABCDEFGHJKLMNOPQRST".as_bytes();
     format!("{}{}", letters[x as usize] as char, y + 1)
 }
 
-/// The points of each colour for game `game`, nearest the centre first: colour of (x, y) is
-/// bit 1 of `(x + 2y + game) mod 4`, so no line of five ever forms (the games last).
-fn playing_order(game: usize) -> [Vec<String>; 2] {
-    let c = SIZE / 2;
-    let mut points: Vec<(i32, i32, i32)> = (0..SIZE)
-        .flat_map(|x| (0..SIZE).map(move |y| ((x - c).pow(2) + (y - c).pow(2), x, y)))
+/// The points of each colour for game `game` on a board of `size`, nearest the centre first:
+/// colour of (x, y) is bit 1 of `(x + 2y + game) mod 4`, so no colour ever has more than two
+/// in a row in any direction (the games last).
+pub(crate) fn playing_order(size: i32, game: usize) -> [Vec<String>; 2] {
+    let c = size / 2;
+    let mut points: Vec<(i32, i32, i32)> = (0..size)
+        .flat_map(|x| (0..size).map(move |y| ((x - c).pow(2) + (y - c).pow(2), x, y)))
         .collect();
     points.sort();
     let mut colours = [Vec::new(), Vec::new()];
@@ -97,6 +98,31 @@ async fn outbox_states(db: &Path) -> HashMap<String, i64> {
         .collect()
 }
 
+/// `member` plays `point` in `thread`, through bots that may be down or killed at any moment:
+/// `None` when no session took the move, else whether its answer (awaited 3 s) was the public
+/// board of that move.
+pub(crate) async fn try_move(
+    fake: &FakeDiscord,
+    member: &TestUser,
+    thread: ChannelId,
+    point: &str,
+) -> Option<bool> {
+    let spec = SlashCommand::new("move")
+        .by(member)
+        .in_channel(thread)
+        .string("at", point);
+    let sent = fake.try_send(spec).await.ok()?;
+    let answer = tokio::time::timeout(
+        Duration::from_secs(3),
+        fake.next_request(&Req::callback(&sent)),
+    )
+    .await;
+    Some(
+        answer
+            .is_ok_and(|a| !is_ephemeral(&a) && content(&a).contains(&format!("played {point}."))),
+    )
+}
+
 /// One game's two players, taking turns until `stop`; returns the acknowledged moves.
 async fn players(
     fake: Arc<FakeDiscord>,
@@ -107,36 +133,51 @@ async fn players(
     order: [TestUser; 2],
     stop: Arc<AtomicBool>,
 ) -> Vec<(i64, usize, String)> {
-    let points = playing_order(number);
+    let points = playing_order(SIZE, number);
     let mut acked = Vec::new();
     let mut ply = 0usize;
     while !stop.load(Ordering::Relaxed) {
         let point = points[ply % 2][ply / 2].clone();
-        let spec = SlashCommand::new("move")
-            .by(&order[ply % 2])
-            .in_channel(thread)
-            .string("at", &point);
-        let Ok(sent) = fake.try_send(spec).await else {
+        match try_move(&fake, &order[ply % 2], thread, &point).await {
             // The bot is down: wait for the next session.
-            tokio::time::sleep(Duration::from_millis(100)).await;
-            continue;
-        };
-        let answer = tokio::time::timeout(
-            Duration::from_secs(3),
-            fake.next_request(&Req::callback(&sent)),
-        )
-        .await;
-        match answer {
-            Ok(a) if !is_ephemeral(&a) && content(&a).contains(&format!("played {point}.")) => {
+            None => tokio::time::sleep(Duration::from_millis(100)).await,
+            Some(true) => {
                 ply += 1;
                 acked.push((game, ply, point));
             }
             // Refused (the move was committed before a kill and its answer lost, or the bot
             // is restarting) or unanswered (killed): the database says where the game is.
-            _ => ply = game_ply(&db, game).await,
+            Some(false) => ply = game_ply(&db, game).await,
         }
     }
     acked
+}
+
+/// Tells the player tasks to stop after their current move; their acknowledged moves.
+pub(crate) async fn stop_players<T>(
+    stop: &AtomicBool,
+    tasks: Vec<tokio::task::JoinHandle<Vec<T>>>,
+) -> Vec<T> {
+    stop.store(true, Ordering::Relaxed);
+    let mut acked = Vec::new();
+    for t in tasks {
+        acked.extend(t.await.expect("a player task"));
+    }
+    acked
+}
+
+/// The fake's violations, but for the one a kill makes expected: the outbox's poster asks
+/// Discord for the original answer of each interaction a kill left unanswered (to know
+/// whether its board went out), and Discord's 404 is the expected "no".
+pub(crate) fn violations_after_kills(fake: &FakeDiscord) -> Vec<String> {
+    fake.violations()
+        .into_iter()
+        .filter(|v| {
+            !(v.contains("GET /webhooks/")
+                && v.contains("/messages/@original")
+                && v.contains("404"))
+        })
+        .collect()
 }
 
 /// Runs a storm of `kills` SIGKILLs; prints and returns (kills, acknowledged, committed).
@@ -193,11 +234,7 @@ async fn storm(kills: usize) -> (usize, usize, usize) {
     }
     // A last stretch of play on a bot left alone, then the players stop.
     tokio::time::sleep(Duration::from_secs(2)).await;
-    stop.store(true, Ordering::Relaxed);
-    let mut acked = Vec::new();
-    for t in tasks {
-        acked.extend(t.await.expect("a player task"));
-    }
+    let acked = stop_players(&stop, tasks).await;
     // What is still owed goes out.
     let deadline = Instant::now() + Duration::from_secs(90);
     loop {
@@ -274,17 +311,7 @@ async fn storm(kills: usize) -> (usize, usize, usize) {
         "committed but never posted: {missing:?}"
     );
     assert!(acked.len() >= GAMES, "the games moved: {}", acked.len());
-    // The poster asks Discord for the original answer of each interaction a kill left
-    // unanswered (to know whether its board went out): Discord's 404 is the expected "no".
-    let violations: Vec<String> = fake
-        .violations()
-        .into_iter()
-        .filter(|v| {
-            !(v.contains("GET /webhooks/")
-                && v.contains("/messages/@original")
-                && v.contains("404"))
-        })
-        .collect();
+    let violations = violations_after_kills(&fake);
     assert!(violations.is_empty(), "{violations:#?}");
     drop(bot);
     (kills, acked.len(), moves.len())
@@ -304,7 +331,7 @@ async fn crash_storm_of_100_kills_loses_and_doubles_nothing() {
 /// Keeps the helper honest: the playing order has two disjoint colours covering the board.
 #[test]
 fn the_storm_order_covers_the_board_once() {
-    let [a, b] = playing_order(3);
+    let [a, b] = playing_order(SIZE, 3);
     assert_eq!(a.len() + b.len(), (SIZE * SIZE) as usize);
     let mut all: Vec<_> = a.iter().chain(&b).collect();
     all.sort();

@@ -20,6 +20,34 @@ fn the_bot(fake: &FakeDiscord) -> TestUser {
     TestUser::new(fake.bot_user_id().get(), "gomoku-bot")
 }
 
+/// `member` challenges the computer at `level` to gomoku in `channel` (`None`: the fake's
+/// default channel); the game's thread, once Discord has made it.
+pub(crate) async fn against_the_computer(
+    fake: &FakeDiscord,
+    channel: Option<ChannelId>,
+    member: &TestUser,
+    level: i64,
+) -> ChannelId {
+    let mut command = SlashCommand::new("challenge")
+        .by(member)
+        .user("opponent", &the_bot(fake))
+        .integer("game", 0)
+        .integer("level", level);
+    if let Some(channel) = channel {
+        command = command.in_channel(channel);
+    }
+    let sent = fake.send(command).await;
+    let answer = fake.next_request(&Req::callback(&sent)).await;
+    assert!(!is_ephemeral(&answer), "{}", content(&answer));
+    let parent = channel.map_or_else(|| "*".to_owned(), |c| c.to_string());
+    let thread = fake
+        .next_request(&Req::post(&format!(
+            "/channels/{parent}/messages/*/threads"
+        )))
+        .await;
+    ChannelId::new(thread.created_id().expect("a thread id"))
+}
+
 /// A second service on the bot's database file, to read what the bot committed.
 async fn reader(db: &Path) -> Service {
     Service::open(

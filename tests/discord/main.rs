@@ -22,6 +22,7 @@ mod picker;
 mod ratings;
 mod renju;
 mod review;
+mod scale;
 mod scenarios;
 mod shards;
 mod smoke;

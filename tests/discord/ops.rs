@@ -26,7 +26,7 @@ use crate::bot::{content, is_ephemeral, play, start_two_player};
 use crate::support::fake_discord::{
     FakeConfig, FakeDiscord, Req, RunningBot, SlashCommand, TestUser,
 };
-use serenity::all::{ChannelId, Permissions};
+use serenity::all::Permissions;
 
 /// The bot binary running as a child process, with its output collected line by line.
 pub(crate) struct BotProcess {
@@ -855,21 +855,7 @@ async fn gateway_reconnects_heartbeats_the_engine_and_refused_requests_show_in_t
     // time and the positions its search visited.
     let the_bot = TestUser::new(fake.bot_user_id().get(), "gomoku-bot");
     let carol = fake.add_user("carol");
-    let challenge = fake
-        .send(
-            SlashCommand::new("challenge")
-                .by(&carol)
-                .user("opponent", &the_bot)
-                .integer("game", 0)
-                .integer("level", 3),
-        )
-        .await;
-    let answer = fake.next_request(&Req::callback(&challenge)).await;
-    assert!(!is_ephemeral(&answer), "{}", content(&answer));
-    let thread = fake
-        .next_request(&Req::post("/channels/*/messages/*/threads"))
-        .await;
-    let thread = ChannelId::new(thread.created_id().expect("a thread id"));
+    let thread = crate::engine::against_the_computer(&fake, None, &carol, 3).await;
     // When the engine has the first turn, its opening move goes up in the thread first.
     let view = only_game(dir.path(), &fake, &carol).await;
     let engine_first = view

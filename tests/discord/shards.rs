@@ -10,72 +10,13 @@ use std::time::Duration;
 
 use serenity::all::ChannelId;
 
-use crate::bot::{button_ids, content, is_ephemeral, mentions};
+use crate::bot::{Started, content, is_ephemeral, start_two_player_in};
 use crate::ops::{BotProcess, slow_start};
-use crate::support::fake_discord::{
-    Click, FakeConfig, FakeDiscord, Req, SlashCommand, TestUser, message_id,
-};
+use crate::support::fake_discord::{FakeConfig, FakeDiscord, Req, SlashCommand};
 use crate::support::test_db::TestDb;
 
 /// A configuration file registering the commands globally (a sharded bot serves many guilds).
 const GLOBAL: &str = "shutdown_grace_seconds = 15\n";
-
-/// A game between two members in `channel`, started: its thread and who plays first.
-pub(crate) struct Game {
-    pub thread: ChannelId,
-    pub order: [TestUser; 2],
-}
-
-/// `a` challenges `b` in `channel` (gomoku), `b` accepts; waits for the thread and first board.
-pub(crate) async fn game_in(
-    fake: &FakeDiscord,
-    channel: ChannelId,
-    a: &TestUser,
-    b: &TestUser,
-) -> Game {
-    let sent = fake
-        .send(
-            SlashCommand::new("challenge")
-                .by(a)
-                .in_channel(channel)
-                .user("opponent", b)
-                .integer("game", 0),
-        )
-        .await;
-    let answer = fake.next_request(&Req::callback(&sent)).await;
-    assert!(!is_ephemeral(&answer), "{}", answer.summary());
-    let message = message_id(&fake.original_message(&sent).expect("the challenge message"));
-    let accept = button_ids(&fake.message(message).expect("stored"))
-        .into_iter()
-        .find(|id| id.contains(":acc:"))
-        .expect("an accept button");
-    let click = fake.send(Click::button(message, &accept).by(b)).await;
-    fake.next_request(&Req::callback(&click)).await;
-    let thread_req = fake
-        .next_request(&Req::post(&format!(
-            "/channels/{channel}/messages/*/threads"
-        )))
-        .await;
-    let thread = ChannelId::new(
-        thread_req
-            .response
-            .as_ref()
-            .and_then(|a| a["id"].as_str())
-            .and_then(|s| s.parse().ok())
-            .expect("thread id"),
-    );
-    let board = fake
-        .next_request(&Req::post(&format!("/channels/{thread}/messages")))
-        .await;
-    let first = mentions(&content(&board));
-    assert_eq!(first.len(), 1, "{}", content(&board));
-    let order = if first[0] == a.user_id().get() {
-        [a.clone(), b.clone()]
-    } else {
-        [b.clone(), a.clone()]
-    };
-    Game { thread, order }
-}
 
 /// The points of a game's first plies, far from any five: ply `n` (from 0).
 pub(crate) fn point(n: usize) -> String {
@@ -89,7 +30,7 @@ pub(crate) fn point(n: usize) -> String {
 }
 
 /// Plays ply `n` of `game`; whether the answer was the public board of that move.
-pub(crate) async fn play_ply(fake: &FakeDiscord, game: &Game, n: usize) -> bool {
+pub(crate) async fn play_ply(fake: &FakeDiscord, game: &Started, n: usize) -> bool {
     let p = point(n);
     let sent = fake
         .send(
@@ -251,7 +192,7 @@ async fn without_shard_options_one_process_runs_every_shard_discord_recommends()
     // A game in a guild of each shard: each shard's connection carries its guild's events.
     let (a, b) = (fake.add_user("ann"), fake.add_user("bo"));
     for channel in [zero, one] {
-        let game = game_in(&fake, channel, &a, &b).await;
+        let game = start_two_player_in(&fake, Some(channel), &a, &b, &[("game", 0)]).await;
         assert!(play_ply(&fake, &game, 0).await);
         assert!(play_ply(&fake, &game, 1).await);
     }
@@ -298,7 +239,7 @@ async fn two_processes_with_a_shard_each_on_one_postgres_database_behave_as_one_
     for (n, channel) in [zero, one, zero, one].into_iter().enumerate() {
         let a = fake.add_user(&format!("a{n}"));
         let b = fake.add_user(&format!("b{n}"));
-        games.push(game_in(&fake, channel, &a, &b).await);
+        games.push(start_two_player_in(&fake, Some(channel), &a, &b, &[("game", 0)]).await);
     }
     const PLIES: usize = 6;
     for n in 0..PLIES {

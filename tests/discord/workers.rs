@@ -8,12 +8,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use gomoku_bot::service::{GameView, GuildId, Service, ServiceConfig, SystemClock, UserId};
-use serenity::all::ChannelId;
 use sqlx::Connection as _;
 
 use crate::bot::{content, is_ephemeral, play};
 use crate::ops::BotProcess;
-use crate::support::fake_discord::{FakeDiscord, Req, SlashCommand, TestUser};
+use crate::support::fake_discord::{FakeDiscord, Req, TestUser};
 
 use crate::support::test_db::TestDb;
 
@@ -67,27 +66,7 @@ async fn a_worker_killed_while_thinking_loses_nothing_and_another_plays_the_move
     );
     slow.log_line("engine worker taking jobs").await;
     let alice = fake.add_user("alice");
-    let bot_user = TestUser::new(fake.bot_user_id().get(), "gomoku-bot");
-    let sent = fake
-        .send(
-            SlashCommand::new("challenge")
-                .by(&alice)
-                .user("opponent", &bot_user)
-                .integer("game", 0)
-                .integer("level", 5),
-        )
-        .await;
-    let answer = fake.next_request(&Req::callback(&sent)).await;
-    assert!(
-        !is_ephemeral(&answer),
-        "{}\n{}",
-        content(&answer),
-        bot.output().join("\n")
-    );
-    let thread = fake
-        .next_request(&Req::post("/channels/*/messages/*/threads"))
-        .await;
-    let thread = ChannelId::new(thread.created_id().expect("a thread id"));
+    let thread = crate::engine::against_the_computer(&fake, None, &alice, 5).await;
     let svc = Service::open(
         &db.options(),
         ServiceConfig::default(),

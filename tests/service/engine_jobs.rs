@@ -38,6 +38,14 @@ async fn owed_game(svc: &Service, who: UserInfo) -> GameView {
     }
 }
 
+/// The job `holder` takes now (under [`LEASE`]); there must be one.
+async fn claimed(svc: &Service, holder: &str) -> EngineJob {
+    svc.claim_engine_job(holder, LEASE)
+        .await
+        .expect("claim")
+        .unwrap_or_else(|| panic!("a job for {holder} to take"))
+}
+
 /// Thinks and commits a taken job the way a worker does.
 async fn play_job(svc: &Service, job: &EngineJob) -> Result<GameView, ServiceError> {
     let JobTurn::Play(turn, bot) = svc.engine_job_turn(job).await? else {
@@ -57,12 +65,7 @@ async fn a_job_is_owed_exactly_while_the_computer_is_to_act(db: TestDb) {
         (view.id, view.ply, 1)
     );
     // The engine's move completes the job in its own transaction; Alice is to act: no job.
-    let job = env
-        .svc
-        .claim_engine_job("a", LEASE)
-        .await
-        .expect("claim")
-        .expect("a job");
+    let job = claimed(&env.svc, "a").await;
     let after = play_job(&env.svc, &job).await.expect("played");
     assert_eq!(after.ply, view.ply + 1);
     assert_eq!(env.svc.engine_jobs().await.expect("jobs"), vec![]);
@@ -118,12 +121,7 @@ async fn a_lapsed_lease_hands_the_job_to_another_and_only_one_move_counts(db: Te
     let env = Env::new(db).await;
     let other = open_service(&env.db, config(), env.clock.clone()).await;
     let view = owed_game(&env.svc, alice()).await;
-    let first = env
-        .svc
-        .claim_engine_job("a", LEASE)
-        .await
-        .expect("claim")
-        .expect("a job");
+    let first = claimed(&env.svc, "a").await;
     assert_eq!(other.claim_engine_job("b", LEASE).await, Ok(None), "held");
     // Renewing pushes the lease on; past it (a killed holder), another takes the job.
     env.clock.advance(LEASE - Duration::from_secs(1));
@@ -136,11 +134,7 @@ async fn a_lapsed_lease_hands_the_job_to_another_and_only_one_move_counts(db: Te
     );
     env.clock.advance(Duration::from_secs(2));
     assert_eq!(env.svc.engine_jobs_waiting().await, Ok(1));
-    let second = other
-        .claim_engine_job("b", LEASE)
-        .await
-        .expect("claim")
-        .expect("the lapsed job");
+    let second = claimed(&other, "b").await;
     assert_eq!(
         (second.game, second.ply, second.attempts),
         (view.id, view.ply, 2)
@@ -182,20 +176,10 @@ async fn a_lapsed_lease_hands_the_job_to_another_and_only_one_move_counts(db: Te
 async fn a_handed_back_job_is_taken_at_once_and_a_stale_one_is_dropped(db: TestDb) {
     let env = Env::new(db).await;
     let view = owed_game(&env.svc, alice()).await;
-    let job = env
-        .svc
-        .claim_engine_job("a", LEASE)
-        .await
-        .expect("claim")
-        .expect("a job");
+    let job = claimed(&env.svc, "a").await;
     // A process stopping hands its jobs back: anyone takes them without waiting the lease.
     assert_eq!(env.svc.release_engine_jobs_of("a").await, Ok(1));
-    let again = env
-        .svc
-        .claim_engine_job("b", LEASE)
-        .await
-        .expect("claim")
-        .expect("handed back");
+    let again = claimed(&env.svc, "b").await;
     assert_eq!((again.game, again.ply), (job.game, job.ply));
     // The game moves on while the job is held (Alice resigns): the job is gone with it, and
     // its holder finds it moot.
@@ -211,12 +195,7 @@ async fn a_handed_back_job_is_taken_at_once_and_a_stale_one_is_dropped(db: TestD
     // A job about a ply the game has left (written before a take-back, say) is dropped when
     // taken, and never played.
     let view = owed_game(&env.svc, bob()).await;
-    let job = env
-        .svc
-        .claim_engine_job("b", LEASE)
-        .await
-        .expect("claim")
-        .expect("a job");
+    let job = claimed(&env.svc, "b").await;
     let stale = EngineJob {
         ply: job.ply + 7,
         ..job.clone()
