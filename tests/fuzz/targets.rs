@@ -217,6 +217,108 @@ pub fn move_tokens(cases: u32) {
     );
 }
 
+// ----- other slash-command option values ------------------------------------------------------
+
+/// Tournament names a member might type (the `name` option of `/tournament create`).
+const NAME_SEEDS: &[&str] = &[
+    "Spring Open",
+    "Winter Cup 🏆",
+    "**bold** _it_ ~~gone~~ `code`",
+    "<@123> @everyone <#456> [link](https://x.y)",
+    "Kevätturnaus",
+    "Copa de Otoño",
+    "# heading\n> quote\n- item",
+];
+
+const NAME_WORDS: &[&str] = &[
+    "\\",
+    "*",
+    "_",
+    "~",
+    "`",
+    "|",
+    ">",
+    "<",
+    "[",
+    "]",
+    "(",
+    ")",
+    "#",
+    "-",
+    "@",
+    "@everyone",
+    "<@",
+    "<#",
+    "||",
+    "```",
+    "\u{202e}",
+];
+
+fn name_dict() -> &'static [&'static str] {
+    static DICT: OnceLock<Vec<&'static str>> = OnceLock::new();
+    DICT.get_or_init(|| [NAME_WORDS, NUMBERS, AWKWARD].concat())
+}
+
+/// The characters `plain` escapes.
+const MARKDOWN: &[char] = &[
+    '\\', '*', '_', '~', '`', '|', '>', '<', '[', ']', '(', ')', '#', '-', '@',
+];
+
+/// The slash-command option values that are not move tokens: a tournament's name (shown in
+/// every message about it, escaped), the time options (`days_per_move`, `minutes_per_move`,
+/// at any value Discord's integer bounds let through) and the computer's `level`.
+pub fn option_values(cases: u32) {
+    use gomoku_bot::discord::clocks::time_choice;
+    use gomoku_bot::discord::tournaments::plain;
+    use gomoku_bot::engine::Level;
+    use gomoku_bot::service::TimeControl;
+    let name = prop_oneof![
+        4 => mutated(NAME_SEEDS.iter().map(|s| (*s).to_owned()).collect(), name_dict(), 4),
+        1 => ".{0,80}",
+    ];
+    let days = proptest::option::of(any::<u16>());
+    let minutes = proptest::option::of(any::<u16>());
+    fuzz(
+        "option_values",
+        cases,
+        (name, days, minutes, any::<u8>()),
+        |(name, days, minutes, level)| {
+            // The name reads as typed (control characters dropped), and nothing in it can
+            // format or link the text around it: every markdown character is escaped.
+            let shown = plain(&name);
+            prop_assert!(!shown.chars().any(char::is_control), "{shown:?}");
+            let mut unescaped = String::new();
+            let mut chars = shown.chars();
+            while let Some(c) = chars.next() {
+                if MARKDOWN.contains(&c) {
+                    prop_assert_eq!(c, '\\', "unescaped {:?} in {:?}", c, shown);
+                    let next = chars.next();
+                    prop_assert!(
+                        next.is_some_and(|n| MARKDOWN.contains(&n)),
+                        "a lone escape in {:?}",
+                        shown
+                    );
+                    unescaped.extend(next);
+                } else {
+                    unescaped.push(c);
+                }
+            }
+            let typed: String = name.chars().filter(|c| !c.is_control()).collect();
+            prop_assert_eq!(unescaped, typed);
+            // Both time options at once are refused; one alone is taken as given.
+            match (days, minutes, time_choice(days, minutes)) {
+                (Some(_), Some(_), Err(_)) | (None, None, Ok(None)) => {}
+                (Some(0), None, Ok(Some(TimeControl::Unlimited))) => {}
+                (Some(d), None, Ok(Some(TimeControl::DaysPerMove(e)))) => prop_assert_eq!(d, e),
+                (None, Some(m), Ok(Some(TimeControl::MinutesPerMove(n)))) => prop_assert_eq!(m, n),
+                other => prop_assert!(false, "{other:?}"),
+            }
+            prop_assert_eq!(Level::new(level).is_some(), (1..=6).contains(&level));
+            Ok(())
+        },
+    );
+}
+
 /// Games to complete moves in: empty, under way, with captures, Renju, a small board.
 fn games() -> &'static [Game] {
     static GAMES: OnceLock<Vec<Game>> = OnceLock::new();
