@@ -8,13 +8,14 @@ WORKDIR /src
 # Dependencies first, so that code changes do not rebuild them.
 COPY Cargo.toml Cargo.lock ./
 COPY benches benches
-RUN mkdir src && echo 'fn main() {}' > src/main.rs && touch src/lib.rs \
+COPY crates crates
+RUN mkdir src && echo 'fn main() {}' > src/main.rs && touch src/lib.rs src/gomoku_core.rs \
     && cargo build --release --locked --bin gomoku-bot \
     && rm -rf src
 COPY src src
 COPY migrations migrations
 COPY assets assets
-RUN touch src/main.rs src/lib.rs && cargo build --release --locked --bin gomoku-bot
+RUN touch src/main.rs src/lib.rs src/gomoku_core.rs && cargo build --release --locked --bin gomoku-bot
 
 FROM debian:bookworm-slim
 # TLS roots are built into the binary (webpki roots); nothing else is needed at run time.

@@ -42,8 +42,13 @@ mod support;
 
 #[path = "e2e/play.rs"]
 mod play;
+// The whole-process CPU reader is not used here (it reads its own threads one by one).
+#[path = "e2e/procs.rs"]
+#[allow(dead_code)]
+mod procs;
 
-use play::{Game, Router, Sample, ms, play_all, quantile, start_game};
+use play::{Game, Router, Summary, ms, play_all, start_game};
+use procs::{load_average, postgres_cpu};
 use support::fake_discord::{FakeConfig, FakeDiscord, Req, RunningBot, TestUser};
 
 /// Counts the bytes the Rust heap holds (SQLite's own C heap is not counted).
@@ -87,52 +92,6 @@ fn mb(bytes: f64) -> String {
     format!("{:.1}", bytes / (1024.0 * 1024.0))
 }
 
-/// Latency figures of one phase.
-struct Summary {
-    moves: usize,
-    median: Duration,
-    p90: Duration,
-    p99: Duration,
-    max: Duration,
-    per_second: f64,
-    inject_median: Duration,
-    png_mean: f64,
-}
-
-impl Summary {
-    fn of(samples: &[Sample], wall: Duration) -> Self {
-        let mut latencies: Vec<Duration> = samples.iter().map(|s| s.latency).collect();
-        latencies.sort_unstable();
-        let mut injects: Vec<Duration> = samples.iter().map(|s| s.inject).collect();
-        injects.sort_unstable();
-        Self {
-            moves: samples.len(),
-            median: quantile(&latencies, 0.5),
-            p90: quantile(&latencies, 0.9),
-            p99: quantile(&latencies, 0.99),
-            max: latencies.last().copied().unwrap_or_default(),
-            per_second: samples.len() as f64 / wall.as_secs_f64(),
-            inject_median: quantile(&injects, 0.5),
-            png_mean: samples.iter().map(|s| s.png_bytes as f64).sum::<f64>()
-                / samples.len().max(1) as f64,
-        }
-    }
-
-    fn row(&self, name: &str) -> String {
-        format!(
-            "{name:<34} {:>6} {:>8} {:>8} {:>8} {:>8} {:>9.0} {:>8} {:>7.1}",
-            self.moves,
-            ms(self.median),
-            ms(self.p90),
-            ms(self.p99),
-            ms(self.max),
-            self.per_second,
-            ms(self.inject_median),
-            self.png_mean / 1024.0,
-        )
-    }
-}
-
 /// Resident set size now and at its peak, in bytes, from /proc/self/status.
 fn rss() -> (f64, f64) {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -159,27 +118,16 @@ fn cpu_by_thread() -> BTreeMap<String, Duration> {
     let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
         return out;
     };
-    // USER_HZ is 100 on every Linux this runs on.
-    let tick = Duration::from_millis(10);
     for task in tasks.flatten() {
-        let Ok(stat) = std::fs::read_to_string(task.path().join("stat")) else {
+        let Some((name, cpu)) = std::fs::read_to_string(task.path().join("stat"))
+            .ok()
+            .and_then(|stat| procs::parse_stat(&stat))
+        else {
             continue;
         };
-        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
-            continue;
-        };
-        let name: String = stat[open + 1..close]
-            .chars()
-            .filter(|c| !c.is_ascii_digit())
-            .collect();
-        let fields: Vec<&str> = stat[close + 2..].split(' ').collect();
-        // utime and stime are fields 14 and 15 of stat; 3 is the first after the name.
-        let ticks: u32 = [11, 12]
-            .iter()
-            .filter_map(|&i| fields.get(i)?.parse::<u32>().ok())
-            .sum();
+        let name: String = name.chars().filter(|c| !c.is_ascii_digit()).collect();
         *out.entry(name.trim_end_matches(['-', '_']).to_owned())
-            .or_insert(Duration::ZERO) += tick * ticks;
+            .or_insert(Duration::ZERO) += cpu;
     }
     out
 }
@@ -198,12 +146,6 @@ fn cpu_delta(
         .collect();
     delta.sort_by_key(|(_, t)| std::cmp::Reverse(*t));
     delta
-}
-
-fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".to_owned())
 }
 
 /// With `GOMOKU_BENCH_MARKS` set, prints the monotonic clock (`Instant`'s debug form is the
@@ -237,33 +179,6 @@ impl Memory {
             heap: heap(),
         }
     }
-}
-
-/// CPU time used so far by the PostgreSQL server's processes (every process named
-/// `postgres`), from /proc/*/stat. Linux only; zero elsewhere.
-fn postgres_cpu() -> Duration {
-    let mut total = Duration::ZERO;
-    let Ok(procs) = std::fs::read_dir("/proc") else {
-        return total;
-    };
-    for entry in procs.flatten() {
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
-            continue;
-        };
-        if &stat[open + 1..close] != "postgres" {
-            continue;
-        }
-        let fields: Vec<&str> = stat[close + 2..].split(' ').collect();
-        let ticks: u64 = [11, 12]
-            .iter()
-            .filter_map(|&i| fields.get(i)?.parse::<u64>().ok())
-            .sum();
-        total += Duration::from_millis(10) * u32::try_from(ticks).unwrap_or(u32::MAX);
-    }
-    total
 }
 
 /// The database the bot runs on: a SQLite file in `dir`, or with `GOMOKU_BENCH_DATABASE_URL`
@@ -397,18 +312,7 @@ async fn bench(plies: usize, durability: Durability) {
         setup.as_secs_f64()
     );
     println!();
-    println!(
-        "{:<34} {:>6} {:>8} {:>8} {:>8} {:>8} {:>9} {:>8} {:>7}",
-        "latency (ms), INTERACTION_CREATE",
-        "moves",
-        "median",
-        "p90",
-        "p99",
-        "max",
-        "moves/s",
-        "inject",
-        "PNG KB"
-    );
+    println!("{}", Summary::header());
     println!("{}", base.row("1 game, 2 players, alone"));
     println!("{}", load.row("25 games, 50 players at once"));
     println!(

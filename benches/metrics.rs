@@ -61,6 +61,11 @@ mod play;
 #[path = "e2e/ab.rs"]
 mod ab;
 
+// Only the CPU time and load average readers are used here.
+#[path = "e2e/procs.rs"]
+#[allow(dead_code)]
+mod procs;
+
 use play::{Game, Router, start_game};
 use support::fake_discord::{FakeConfig, FakeDiscord, Req, RunningBot, TestUser};
 

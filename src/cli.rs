@@ -173,6 +173,13 @@ pub fn phase_words(game: &Game) -> String {
 mod tests {
     use super::*;
 
+    proptest::proptest! {
+        #[test]
+        fn playing_arbitrary_text_never_panics(text in proptest::prelude::any::<String>()) {
+            let _ = play_tokens(RuleSet::preset(Preset::Pente), &text);
+        }
+    }
+
     #[test]
     fn output_has_the_contract_fields_in_order() {
         let (g, e) = play_tokens(RuleSet::preset(Preset::Gomoku), "H8 J9");

@@ -8,75 +8,38 @@
 //! `examples/engine_suite_gen.rs`; here each is checked again: a `vct` position has no
 //! continuous-four win and levels 4-6 prove their answer with the threat search itself; in a
 //! `vct-defence` position the opponent wins by threats if the mover passes (plays the point
-//! farthest from the stones), and does not after the answer levels 4-6 choose.
+//! farthest from the stones), and does not after any of the accepted answers, one of which
+//! levels 4-6 must choose.
+//!
+//! The positions and the per-level check are shared with `examples/engine_suite_table.rs`
+//! (`tests/engine_suite/positions.rs`), which prints nodes, times and verdicts per position.
 
-use std::collections::BTreeMap;
-use std::time::Duration;
+#[path = "engine_suite/positions.rs"]
+mod positions;
 
-use gomoku_bot::engine::{Engine, Level, Limits, Source, Style};
-use gomoku_bot::rules::{Action, Game, Point, RuleSet, Status, WinReason};
+use std::collections::{BTreeMap, BTreeSet};
 
-/// One suite position.
-struct Position {
-    line: usize,
-    category: String,
-    game: Game,
-    expected: Vec<Action>,
-}
-
-fn load() -> Vec<Position> {
-    let text = include_str!("fixtures/engine-suite.txt");
-    let mut out = Vec::new();
-    for (n, raw) in text.lines().enumerate() {
-        let line = n + 1;
-        let raw = raw.trim();
-        if raw.is_empty() || raw.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = raw.split('|').map(str::trim).collect();
-        assert_eq!(fields.len(), 5, "line {line}: five fields expected");
-        let rules =
-            RuleSet::from_spec(fields[1]).unwrap_or_else(|e| panic!("line {line}: rule set: {e}"));
-        let mut game = Game::new(rules);
-        for token in fields[2].split_whitespace() {
-            game.apply_token(token)
-                .unwrap_or_else(|e| panic!("line {line}: move {token} refused: {e}"));
-        }
-        assert_eq!(
-            game.status(),
-            Status::Ongoing,
-            "line {line}: the game is over"
-        );
-        let expected: Vec<Action> = fields[3]
-            .split_whitespace()
-            .map(|t| {
-                Action::parse(t, rules.size)
-                    .unwrap_or_else(|e| panic!("line {line}: expected {t}: {e}"))
-            })
-            .collect();
-        assert!(!expected.is_empty(), "line {line}: no expected answer");
-        for &a in &expected {
-            assert!(game.is_legal(a), "line {line}: expected {a} is not legal");
-        }
-        out.push(Position {
-            line,
-            category: fields[0].to_string(),
-            game,
-            expected,
-        });
-    }
-    out
-}
+use gomoku_bot::rules::{Action, Preset, Status, WinReason};
+use positions::{
+    Position, answer, capped, far_point, level_4_threats, nodes_for, suite, threat_category,
+};
 
 #[test]
 fn the_suite_is_large_varied_and_every_answer_does_what_its_category_says() {
-    let suite = load();
-    assert!(suite.len() >= 50, "{} positions", suite.len());
+    let suite = suite();
+    assert!(suite.len() >= 100, "{} positions", suite.len());
     let mut per_category: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut presets = std::collections::BTreeSet::new();
+    let mut presets = BTreeSet::new();
+    // Threat positions per (category, preset): wins and defences in every game family.
+    let mut threats: BTreeMap<(&str, &str), usize> = BTreeMap::new();
     for p in &suite {
         *per_category.entry(p.category.as_str()).or_default() += 1;
         presets.insert(p.game.rules().preset.name());
+        if threat_category(&p.category) {
+            *threats
+                .entry((p.category.as_str(), p.game.rules().preset.name()))
+                .or_default() += 1;
+        }
         let mover = p.game.to_move();
         for &a in &p.expected {
             let mut g = p.game.clone();
@@ -118,54 +81,51 @@ fn the_suite_is_large_varied_and_every_answer_does_what_its_category_says() {
         "capture-defence",
         "extra-time",
         "vcf",
+        "vct",
+        "vct-defence",
     ] {
         assert!(
             per_category.get(c).copied().unwrap_or(0) >= 4,
             "{c}: {per_category:?}"
         );
     }
-    assert_eq!(presets.len(), 4, "every preset is represented");
-}
-
-/// The empty point farthest from every stone: a move that changes nothing near the fight, so
-/// the opponent's threats can be read as if the mover had passed.
-fn far_point(game: &Game) -> Option<Point> {
-    let stones = game.stones();
-    game.points()
-        .filter(|&p| game.stone_at(p).is_none() && game.is_legal(Action::Place(p)))
-        .max_by_key(|&p| {
-            let d = stones.iter().map(|s| p.distance(s.0)).min().unwrap_or(0);
-            (d, std::cmp::Reverse((p.col(), p.row())))
-        })
-}
-
-/// The threat searches at level 4's depths under a node cap: (VCF wins, VCT wins) for the
-/// side to move.
-fn threat_wins(game: &Game, nodes: u64) -> (Vec<Action>, Vec<Action>) {
-    let style = Style::for_level(Level::new(4).expect("level"));
-    let mut e = Engine::with_style(Level::MAX, style, 1);
-    let limits = Limits {
-        time: Duration::from_secs(600),
-        nodes,
-    };
-    (e.vcf_wins(game, limits), e.vct_wins(game, limits))
+    assert_eq!(
+        presets.len(),
+        Preset::ALL.len(),
+        "every preset is represented: {presets:?}"
+    );
+    for category in ["vct", "vct-defence"] {
+        for preset in [Preset::Gomoku, Preset::Pente, Preset::Keryo] {
+            assert!(
+                threats
+                    .get(&(category, preset.name()))
+                    .copied()
+                    .unwrap_or(0)
+                    >= 2,
+                "{category} in {}: {threats:?}",
+                preset.name()
+            );
+        }
+    }
 }
 
 #[test]
 fn threat_positions_are_what_their_category_says() {
-    for p in load() {
+    for p in suite() {
         match p.category.as_str() {
             "vct" => {
-                let (vcf, _) = threat_wins(&p.game, 30_000);
+                // A win by threes, not one by continuous fours alone.
+                let vcf = level_4_threats().vcf_wins(&p.game, capped(30_000));
                 assert!(vcf.is_empty(), "line {}: a VCF wins already", p.line);
             }
             "vct-defence" => {
                 let mut passed = p.game.clone();
                 let far = far_point(&p.game).expect("an empty point");
                 passed.apply(Action::Place(far)).expect("legal");
-                let (vcf, vct) = threat_wins(&passed, 40_000);
                 assert!(
-                    !vcf.is_empty() || !vct.is_empty(),
+                    level_4_threats()
+                        .threat_win(&passed, capped(40_000))
+                        .is_some(),
                     "line {}: after a pass ({far}) the opponent has no threat win",
                     p.line
                 );
@@ -174,28 +134,22 @@ fn threat_positions_are_what_their_category_says() {
                     "line {}: passing is no defence",
                     p.line
                 );
+                // Every accepted answer saves: the same search finds no threat win after it.
+                for &a in &p.expected {
+                    let mut saved = p.game.clone();
+                    saved.apply(a).expect("legal");
+                    assert!(
+                        level_4_threats()
+                            .threat_win(&saved, capped(40_000))
+                            .is_none(),
+                        "line {}: after {a} the opponent still wins by threats",
+                        p.line
+                    );
+                }
             }
             _ => {}
         }
     }
-}
-
-/// Node caps standing in for each level's budget in tests (a small share of what the
-/// levels search in their real budgets, see the README).
-fn nodes_for(level: u8) -> u64 {
-    match level {
-        1 => 2_000,
-        2 => 4_000,
-        3 => 10_000,
-        4 => 20_000,
-        5 => 40_000,
-        _ => 80_000,
-    }
-}
-
-/// Whether a category needs threat search beyond continuous fours (levels 4-6 only).
-fn threat_category(category: &str) -> bool {
-    matches!(category, "vct" | "vct-defence")
 }
 
 /// Share of the suite each level must solve: levels 1-3 over the positions without threat
@@ -218,26 +172,13 @@ fn solve_rate(level: u8, suite: &[Position]) -> (f64, Vec<String>) {
             continue;
         }
         counted += 1;
-        let mut engine = Engine::seeded(Level::new(level).expect("level"), p.line as u64);
-        let limits = Limits {
-            time: Duration::from_secs(600),
-            nodes: nodes_for(level),
-        };
-        let a = engine.choose_with(&p.game, limits).expect("a move");
-        assert!(p.game.is_legal(a), "line {}: illegal {a}", p.line);
-        let proved = match p.category.as_str() {
-            // The win must come from the threat search, not from a lucky guess.
-            "vct" => matches!(engine.last_info().source, Source::Vct | Source::Vcf),
-            _ => true,
-        };
-        if p.expected.contains(&a) && proved {
+        let a = answer(p, level, capped(nodes_for(level)));
+        if a.correct {
             solved += 1;
         } else {
             missed.push(format!(
-                "line {} ({}): {a} ({:?})",
-                p.line,
-                p.category,
-                engine.last_info().source
+                "line {} ({}): {} ({:?})",
+                p.line, p.category, a.action, a.info.source
             ));
         }
     }
@@ -245,7 +186,7 @@ fn solve_rate(level: u8, suite: &[Position]) -> (f64, Vec<String>) {
 }
 
 fn level_solves_its_share(level: u8) {
-    let suite = load();
+    let suite = suite();
     let (rate, missed) = solve_rate(level, &suite);
     println!(
         "level {level}: {:.0}% solved, missed {missed:?}",

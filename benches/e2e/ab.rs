@@ -3,7 +3,7 @@
 //! durable outbox): the same games, the rounds played alternately with the switch off and on,
 //! and figures that stay meaningful on a noisy shared machine.
 //!
-//! Include with `#[path = "e2e/ab.rs"] mod ab;` beside `mod play;`.
+//! Include with `#[path = "e2e/ab.rs"] mod ab;` beside `mod play;` and `mod procs;`.
 //!
 //! The method:
 //! - **Pairs of adjacent rounds.** The rounds go off, on, on, off, off, on, ...: each pair of
@@ -128,24 +128,10 @@ fn cpu_between(before: &BTreeMap<u32, u64>, after: &BTreeMap<u32, u64>) -> Durat
 
 /// CPU time the whole process has used so far (user and system, all threads).
 fn process_cpu() -> Duration {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let Some(close) = stat.rfind(')') else {
-        return Duration::ZERO;
-    };
-    let fields: Vec<&str> = stat[close + 2..].split(' ').collect();
-    let ticks: u64 = [11, 12]
-        .iter()
-        .filter_map(|&i| fields.get(i)?.parse::<u64>().ok())
-        .sum();
-    Duration::from_millis(10 * ticks)
+    crate::procs::process_cpu(std::process::id())
 }
 
-/// The machine's load average (1, 5 and 15 minutes).
-pub(crate) fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".to_owned())
-}
+pub(crate) use crate::procs::load_average;
 
 /// Whether the switch is on in round `round` (from 0): off, on, on, off, off, on, ...
 pub(crate) fn is_on(round: usize) -> bool {

@@ -135,13 +135,27 @@ pub(crate) struct Game {
 
 /// `a` challenges `b` to freestyle Gomoku on 19x19 with no opening rule; `b` accepts.
 pub(crate) async fn start_game(fake: &FakeDiscord, a: &TestUser, b: &TestUser) -> Game {
+    start_game_in(fake, None, a, b).await
+}
+
+/// [`start_game`] in `channel` (`None`: the fake's default channel), such as a channel of a
+/// guild on another gateway shard.
+pub(crate) async fn start_game_in(
+    fake: &FakeDiscord,
+    channel: Option<ChannelId>,
+    a: &TestUser,
+    b: &TestUser,
+) -> Game {
     // Choice indices of /challenge: game 0 = gomoku, size 3 = 19x19, opening 0 = none.
-    let challenge = SlashCommand::new("challenge")
+    let mut challenge = SlashCommand::new("challenge")
         .by(a)
         .user("opponent", b)
         .integer("game", 0)
         .integer("size", 3)
         .integer("opening", 0);
+    if let Some(channel) = channel {
+        challenge = challenge.in_channel(channel);
+    }
     let sent = fake.send(challenge).await;
     fake.next_request(&Req::callback(&sent)).await;
     let message = message_id(&fake.original_message(&sent).expect("the challenge message"));
@@ -308,6 +322,70 @@ pub(crate) async fn play_all(
         }
     }
     (samples, started.elapsed())
+}
+
+/// Latency figures of one phase.
+pub(crate) struct Summary {
+    pub(crate) moves: usize,
+    pub(crate) median: Duration,
+    pub(crate) p90: Duration,
+    pub(crate) p99: Duration,
+    pub(crate) max: Duration,
+    pub(crate) per_second: f64,
+    pub(crate) inject_median: Duration,
+    pub(crate) png_mean: f64,
+}
+
+impl Summary {
+    /// The table's heading.
+    pub(crate) fn header() -> String {
+        format!(
+            "{:<34} {:>6} {:>8} {:>8} {:>8} {:>8} {:>9} {:>8} {:>7}",
+            "latency (ms), INTERACTION_CREATE",
+            "moves",
+            "median",
+            "p90",
+            "p99",
+            "max",
+            "moves/s",
+            "inject",
+            "PNG KB"
+        )
+    }
+
+    /// The figures of `samples`, played in `wall`.
+    pub(crate) fn of(samples: &[Sample], wall: Duration) -> Self {
+        let mut latencies: Vec<Duration> = samples.iter().map(|s| s.latency).collect();
+        latencies.sort_unstable();
+        let mut injects: Vec<Duration> = samples.iter().map(|s| s.inject).collect();
+        injects.sort_unstable();
+        Self {
+            moves: samples.len(),
+            median: quantile(&latencies, 0.5),
+            p90: quantile(&latencies, 0.9),
+            p99: quantile(&latencies, 0.99),
+            max: latencies.last().copied().unwrap_or_default(),
+            per_second: samples.len() as f64 / wall.as_secs_f64(),
+            inject_median: quantile(&injects, 0.5),
+            png_mean: samples.iter().map(|s| s.png_bytes as f64).sum::<f64>()
+                / samples.len().max(1) as f64,
+        }
+    }
+
+    /// One row of the table under [`Summary::header`], named `name`.
+    pub(crate) fn row(&self, name: &str) -> String {
+        format!(
+            "{name:<34} {:>6} {:>8} {:>8} {:>8} {:>8} {:>9.0} {:>8} {:>7.1}",
+            self.moves,
+            ms(self.median),
+            ms(self.p90),
+            ms(self.p99),
+            ms(self.max),
+            self.per_second,
+            ms(self.inject_median),
+            self.png_mean / 1024.0,
+        )
+    }
 }
 
 /// The `q` quantile (nearest rank) of sorted durations.

@@ -4,4 +4,5 @@
 #![allow(dead_code)]
 
 pub mod fake_discord;
+pub mod process;
 pub mod test_db;
