@@ -65,6 +65,12 @@ pub fn fuzz<S: Strategy>(
     }
 }
 
+/// What the long runs found, kept in the suite.
+#[test]
+fn found_by_the_long_runs() {
+    targets::found_by_the_long_runs();
+}
+
 macro_rules! targets {
     ($($target:ident, $long:ident;)*) => {
         $(
