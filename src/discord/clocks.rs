@@ -4,7 +4,7 @@
 use std::sync::{Arc, Weak};
 
 use poise::serenity_prelude as serenity;
-use serenity::{CreateAllowedMentions, CreateMessage, Http};
+use serenity::Http;
 use tracing::warn;
 
 use super::rest::{Op, counted};
@@ -297,54 +297,16 @@ pub(super) async fn notice_of(
     notice(i18n, lang, event, notify_of, dm_lang)
 }
 
-/// Posts the notice of one clock event (best effort: failures are logged). Reminders and
-/// losses on time are owed through the outbox, in the transaction that claimed them, and the
-/// poster sends them; vacation notices are posted here.
-async fn post_event(http: &Http, service: &Service, i18n: &I18n, event: &ClockEvent) {
-    let game = match event {
-        ClockEvent::Reminder { .. } | ClockEvent::TimedOut { .. } => {
-            service.outbox_wake();
-            return;
-        }
-        ClockEvent::VacationUsed { game, .. } => game,
+/// Handles one clock event: reminders, losses on time and vacation notices are owed through
+/// the outbox, in the transaction that claimed them, and the poster sends them; failures are
+/// logged.
+fn post_event(service: &Service, event: &ClockEvent) {
+    match event {
+        ClockEvent::Reminder { .. }
+        | ClockEvent::TimedOut { .. }
+        | ClockEvent::VacationUsed { .. } => service.outbox_wake(),
         ClockEvent::Failed { game, error } => {
             warn!(%error, game = game.0, "a game's deadline could not be handled");
-            return;
-        }
-    };
-    let Some(n) = notice_of(service, i18n, event).await else {
-        return;
-    };
-    let mentions = CreateAllowedMentions::new().users(
-        n.pings
-            .iter()
-            .map(|u| serenity::UserId::new(u.0.max(1)))
-            .collect::<Vec<_>>(),
-    );
-    let message = CreateMessage::new()
-        .content(n.content)
-        .allowed_mentions(mentions);
-    if let Err(e) = counted(
-        Op::Post,
-        serenity::ChannelId::new(n.channel.0.max(1)).send_message(http, message),
-    )
-    .await
-    {
-        warn!(%e, game = game.id.0, "could not post a clock notice");
-    }
-    for (user, text) in n.direct {
-        let user_id = serenity::UserId::new(user.0.max(1));
-        let sent = match counted(Op::DirectMessage, user_id.create_dm_channel(http)).await {
-            Ok(dm) => counted(
-                Op::DirectMessage,
-                dm.id.send_message(http, CreateMessage::new().content(text)),
-            )
-            .await
-            .map(|_| ()),
-            Err(e) => Err(e),
-        };
-        if let Err(e) = sent {
-            warn!(%e, user = user.0, "could not send a clock notice by direct message");
         }
     }
 }
@@ -369,7 +331,7 @@ pub async fn sweep_clocks(http: Weak<Http>, service: Weak<Service>, i18n: Arc<I1
         match service.sweep_clocks().await {
             Ok(events) => {
                 for event in &events {
-                    post_event(&http, &service, &i18n, event).await;
+                    post_event(&service, event);
                     // A loss on time can end a tournament round.
                     if let ClockEvent::TimedOut { game, .. } = event {
                         super::tournaments::after_game(

@@ -530,6 +530,10 @@ pub async fn challenge(
         }
     };
     if against_engine {
+        // The answer carries the game's first board: its token goes to the outbox with the
+        // game's start, so that after a crash the thread opens from that answer.
+        let mut actor = actor;
+        actor.reply = interaction(ctx).map(|i| i.token.clone());
         return super::engine::challenge(ctx, actor, rules, time, level).await;
     }
     let opponent_info = opponent.as_ref().map(|u| {

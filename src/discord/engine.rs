@@ -539,6 +539,7 @@ pub async fn challenge(
         ],
     );
     let ping = post::wants_ping(&view, &prefs) && !data.engine.acts_in(&view);
+    let lead_copy = lead.clone();
     let board = board_message_with(
         &data.i18n,
         lang,
@@ -555,7 +556,27 @@ pub async fn challenge(
     if let Some(png) = board.png {
         answer = answer.attachment(CreateAttachment::bytes(png, "board.png"));
     }
-    let handle = counted(Op::Answer, ctx.send(answer)).await?;
+    // With the outbox on, the game's start was owed in its commit: its thread is opened here
+    // at once (the engine's first move follows in it), and the poster finishes what Discord
+    // refused for now, or all of it after a crash.
+    let outbox = data.service.outbox_on();
+    let mut note = OutboxNote {
+        lang: Some(lang.code().to_owned()),
+        picture_limit: limit,
+        ..OutboxNote::default()
+    };
+    let handle = match counted(Op::Answer, ctx.send(answer)).await {
+        Ok(h) => h,
+        Err(e) => {
+            // The poster posts the first board in the channel instead.
+            if outbox {
+                note.lead = Some(lead_copy);
+                data.service.outbox_release(view.id, 0, note);
+            }
+            return Err(e.into());
+        }
+    };
+    note.answered = Some(0);
     let mut view = view;
     let threads = data
         .service
@@ -568,12 +589,27 @@ pub async fn challenge(
         // is played there from now on (in the channel when no thread can be had).
         match handle.message().await {
             Ok(message) => {
-                if let Some(thread) = open_thread(ctx, &view, &bot, message.id).await {
-                    view.thread = Some(thread);
+                let (channel, id) = (ctx.channel_id().get(), message.id.get());
+                note.answered = Some(id);
+                match super::outbox::open_thread_from(ctx.http(), &view, channel, id).await {
+                    Ok(thread) => match data.service.set_game_thread(view.id, thread).await {
+                        Ok(()) => view.thread = Some(thread),
+                        Err(e) => {
+                            warn!(%e, game = view.id.0, "could not record the engine game's thread");
+                            note.thread_from = Some((channel, id));
+                        }
+                    },
+                    Err(e) => {
+                        warn!(%e, game = view.id.0, "could not open a thread for the engine game");
+                        note.thread_from = Some((channel, id));
+                    }
                 }
             }
             Err(e) => warn!(%e, game = view.id.0, "could not read back the engine game's message"),
         }
+    }
+    if outbox {
+        data.service.outbox_release(view.id, 0, note);
     }
     // The engine's first move follows the answer while the game stays in this channel.
     let token = token.filter(|_| view.home().0 == ctx.channel_id().get());
@@ -587,48 +623,6 @@ pub async fn challenge(
         },
     );
     Ok(())
-}
-
-/// Opens the game's thread from its first message and records it; `None` when Discord or the
-/// database refuses (the game then stays in its channel).
-async fn open_thread(
-    ctx: Context<'_>,
-    view: &GameView,
-    bot: &UserInfo,
-    message: serenity::MessageId,
-) -> Option<crate::service::ChannelId> {
-    let human = view
-        .seats
-        .iter()
-        .find(|s| s.user != bot.id)
-        .map_or("?", |s| s.name.as_str());
-    let mut name = format!("#{} · {} · {}", view.id.0, human, bot.name);
-    if name.chars().count() > 100 {
-        name = name.chars().take(99).collect::<String>() + "…";
-    }
-    let thread = match counted(
-        Op::Thread,
-        ctx.channel_id().create_thread_from_message(
-            ctx.http(),
-            message,
-            serenity::CreateThread::new(name),
-        ),
-    )
-    .await
-    {
-        Ok(t) => crate::service::ChannelId(t.id.get()),
-        Err(e) => {
-            warn!(%e, game = view.id.0, "could not open a thread for the engine game");
-            return None;
-        }
-    };
-    match ctx.data().service.set_game_thread(view.id, thread).await {
-        Ok(()) => Some(thread),
-        Err(e) => {
-            warn!(%e, game = view.id.0, "could not record the engine game's thread");
-            None
-        }
-    }
 }
 
 #[cfg(test)]

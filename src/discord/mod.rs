@@ -15,6 +15,8 @@ mod localize;
 pub mod offers;
 pub mod ops;
 pub mod outbox;
+mod outbox_notices;
+mod outbox_tournaments;
 pub mod picker;
 mod post;
 pub mod ratings;
@@ -215,7 +217,9 @@ async fn sweep_challenges(http: Weak<Http>, service: Weak<Service>, i18n: Arc<I1
         let (Some(http), Some(service)) = (http.upgrade(), service.upgrade()) else {
             return;
         };
-        match service.expire_challenges().await {
+        match service.expire_challenges_for(true).await {
+            // With the outbox on, the edits were owed in the commits and the poster makes them.
+            Ok(_) if service.outbox_on() => {}
             Ok(expired) => {
                 for c in expired {
                     post::show_closed_challenge(&http, &service, &i18n, &c).await;
@@ -299,6 +303,7 @@ pub fn framework_with_shared_engine(
                 ));
                 // The outbox's poster: what committed actions owe Discord, including what was
                 // owed before a restart.
+                service.set_outbox_poster();
                 tokio::spawn(outbox::run(
                     Arc::downgrade(&ctx.http),
                     Arc::downgrade(&service),

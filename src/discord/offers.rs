@@ -449,8 +449,35 @@ pub async fn draw(
     }
 }
 
+/// The edit of a lapsed offer's message: it says so, and its buttons go.
+pub(super) fn lapsed_edit(i18n: &I18n, lang: Lang, view: &GameView, offer: &Offer) -> EditMessage {
+    let key = match offer.kind {
+        OfferKind::Undo => "offer-undo-lapsed",
+        OfferKind::Draw => "offer-draw-lapsed",
+    };
+    let content = i18n.tr(
+        lang,
+        key,
+        &[
+            ("id", view.id.0.into()),
+            (
+                "player",
+                format!("**{}**", name_in(view, offer.user)).into(),
+            ),
+        ],
+    );
+    EditMessage::new()
+        .content(content)
+        .components(Vec::new())
+        .allowed_mentions(CreateAllowedMentions::new())
+}
+
 /// Strikes the buttons of the game's offers that its last action made stale. Best effort.
+/// With the outbox on, the action owed these edits in its commit and the poster makes them.
 pub async fn strike_stale_offers(http: &serenity::Http, data: &Data, view: &GameView, lang: Lang) {
+    if data.service.outbox_on() {
+        return;
+    }
     let stale = match data.service.expire_stale_offers(view.id).await {
         Ok(s) => s,
         Err(e) => {
@@ -462,25 +489,7 @@ pub async fn strike_stale_offers(http: &serenity::Http, data: &Data, view: &Game
         let Some((channel, message)) = offer.message else {
             continue;
         };
-        let key = match offer.kind {
-            OfferKind::Undo => "offer-undo-lapsed",
-            OfferKind::Draw => "offer-draw-lapsed",
-        };
-        let content = data.i18n.tr(
-            lang,
-            key,
-            &[
-                ("id", view.id.0.into()),
-                (
-                    "player",
-                    format!("**{}**", name_in(view, offer.user)).into(),
-                ),
-            ],
-        );
-        let edit = EditMessage::new()
-            .content(content)
-            .components(Vec::new())
-            .allowed_mentions(CreateAllowedMentions::new());
+        let edit = lapsed_edit(&data.i18n, lang, view, &offer);
         if let Err(e) = counted(
             Op::Edit,
             serenity::ChannelId::new(channel.0.max(1)).edit_message(

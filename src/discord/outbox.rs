@@ -132,10 +132,10 @@ struct Message {
 }
 
 /// Sends what the rows ask for.
-struct Poster {
-    http: Arc<Http>,
-    service: Arc<Service>,
-    i18n: Arc<I18n>,
+pub(super) struct Poster {
+    pub(super) http: Arc<Http>,
+    pub(super) service: Arc<Service>,
+    pub(super) i18n: Arc<I18n>,
     client: reqwest::Client,
     bot: Option<UserId>,
 }
@@ -267,7 +267,7 @@ impl Poster {
     }
 
     /// The language of a guild's public messages (its setting, else English).
-    async fn guild_lang(&self, guild: GuildId) -> Lang {
+    pub(super) async fn guild_lang(&self, guild: GuildId) -> Lang {
         self.service
             .guild_settings(guild)
             .await
@@ -284,6 +284,13 @@ impl Poster {
         row: &OutboxRow,
         note: Option<OutboxNote>,
     ) -> Result<OutboxEnd, Failure> {
+        // Rows about no game, or about more than a game's position.
+        match row.kind {
+            OutboxKind::Challenge => return self.challenge_closed(row).await,
+            OutboxKind::Offers => return self.offers_lapsed(row).await,
+            OutboxKind::Tournament => return self.tournament_round(row).await,
+            _ => {}
+        }
         let view = match self.service.game_at(row.game, row.ply).await {
             Ok(Some(v)) => v,
             Ok(None) => return Ok(OutboxEnd::Stale),
@@ -302,7 +309,12 @@ impl Poster {
         match row.kind {
             OutboxKind::Board => self.board(row, note, view, current).await,
             OutboxKind::Start => self.start(row, note, view, current).await,
-            OutboxKind::Timeout | OutboxKind::Reminder => self.clock(row, view, current).await,
+            OutboxKind::Timeout | OutboxKind::Reminder | OutboxKind::Vacation => {
+                self.clock(row, view, current).await
+            }
+            OutboxKind::Challenge | OutboxKind::Offers | OutboxKind::Tournament => {
+                Ok(OutboxEnd::Stale)
+            }
         }
     }
 
@@ -322,6 +334,20 @@ impl Poster {
         current: bool,
     ) -> Result<OutboxEnd, Failure> {
         let mut note = note.unwrap_or_default();
+        // A game the computer plays starts with the interaction's answer carrying its first
+        // board, and its thread opens from that answer: after a restart, ask Discord for it.
+        if note.thread_from.is_none()
+            && note.answered.is_none()
+            && row.message_id.is_none()
+            && row.inherited
+            && let Some(token) = &row.reply_token
+            && let Some(id) = self.answered_before(token, row.attempts).await?
+        {
+            // Not recorded as the row's message: that would mean its board went out in the
+            // thread, and the thread would not be opened on a later attempt.
+            note.answered = Some(id);
+            note.thread_from = Some((view.channel.0, id));
+        }
         let threads = self
             .service
             .guild_settings(view.guild)
@@ -391,25 +417,8 @@ impl Poster {
         let Some((channel, message)) = from.or(recorded) else {
             return Ok(None);
         };
-        let opened = counted(
-            Op::Thread,
-            serenity::ChannelId::new(channel.max(1)).create_thread_from_message(
-                &*self.http,
-                serenity::MessageId::new(message.max(1)),
-                serenity::CreateThread::new(post::thread_name(view)),
-            ),
-        )
-        .await;
-        match opened {
-            Ok(thread) => Ok(Some(crate::service::ChannelId(thread.id.get()))),
-            // Opened by an earlier attempt whose answer was lost: the thread is the message's.
-            Err(e) if error_code(&e) == Some(THREAD_EXISTS) => {
-                info!(
-                    game = view.id.0,
-                    "the game's thread was opened before the restart"
-                );
-                Ok(Some(crate::service::ChannelId(message)))
-            }
+        match open_thread_from(&self.http, view, channel, message).await {
+            Ok(thread) => Ok(Some(thread)),
             Err(e) => {
                 let status = error_status(&e);
                 Err(classify(
@@ -607,6 +616,23 @@ impl Poster {
                     game: view,
                 }
             }
+            OutboxKind::Vacation => {
+                // So is the notice of a vacation on a turn already played.
+                if !current || !matches!(view.status, GameStatus::Active) {
+                    return Ok(OutboxEnd::Stale);
+                }
+                ClockEvent::VacationUsed {
+                    game: view,
+                    user,
+                    hours: 0,
+                    left: row
+                        .detail
+                        .as_deref()
+                        .and_then(|d| d.parse().ok())
+                        .unwrap_or(0),
+                    first_of_turn: true,
+                }
+            }
             _ => ClockEvent::TimedOut {
                 game: view,
                 user,
@@ -689,11 +715,42 @@ fn recovered_lead(i18n: &I18n, lang: Lang, view: &GameView) -> Option<String> {
     Some(text::move_text(i18n, lang, view, user, &report))
 }
 
+/// Opens `view`'s thread from `message` in `channel`: the thread's id. Discord opens one
+/// thread per message, whose id is the message's: an attempt after one whose answer was lost
+/// (a crash, a restart) meets "already created" and takes that thread, never a second.
+///
+/// # Errors
+/// Discord's refusal, for the caller to classify.
+pub(super) async fn open_thread_from(
+    http: &Http,
+    view: &GameView,
+    channel: u64,
+    message: u64,
+) -> Result<crate::service::ChannelId, serenity::Error> {
+    let opened = counted(
+        Op::Thread,
+        serenity::ChannelId::new(channel.max(1)).create_thread_from_message(
+            http,
+            serenity::MessageId::new(message.max(1)),
+            serenity::CreateThread::new(post::thread_name(view)),
+        ),
+    )
+    .await;
+    match opened {
+        Ok(thread) => Ok(crate::service::ChannelId(thread.id.get())),
+        Err(e) if error_code(&e) == Some(THREAD_EXISTS) => {
+            info!(game = view.id.0, "the game's thread was opened before");
+            Ok(crate::service::ChannelId(message))
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// Discord's JSON code for "a thread has already been created for this message".
 const THREAD_EXISTS: i64 = 160_004;
 
 /// Discord's JSON error code in a refused request, if any.
-fn error_code(e: &serenity::Error) -> Option<i64> {
+pub(super) fn error_code(e: &serenity::Error) -> Option<i64> {
     match e {
         serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(answer)) => {
             i64::try_from(answer.error.code).ok()

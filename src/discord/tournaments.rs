@@ -1,7 +1,8 @@
 //! Tournaments on Discord: `/tournament` and its subcommands, the Join / Leave buttons of the
 //! announcement, and the posts of each round (a thread and a board per game, the pairings,
-//! the standings picture), made by whichever process claims the round (see
-//! [`crate::service::Service::claim_announcements`]).
+//! the standings picture), owed through the outbox in the commit that starts the round and
+//! made by the poster (or, for a round owed before the outbox, by whichever process claims it:
+//! see [`crate::service::Service::claim_announcements`]).
 //!
 //! Buttons are routed by their `custom_id` alone (`gt:join:3`, `gt:leave:3`), so they keep
 //! working after a restart. Rounds advance after any action that ends a tournament game, and
@@ -15,9 +16,9 @@ use fluent_bundle::FluentValue;
 use poise::CreateReply;
 use poise::serenity_prelude as serenity;
 use serenity::{
-    AutocompleteChoice, ButtonStyle, ChannelType, CreateActionRow, CreateAllowedMentions,
-    CreateAttachment, CreateAutocompleteResponse, CreateButton, CreateInteractionResponse,
-    CreateInteractionResponseMessage, CreateMessage, CreateThread, EditMessage, Http,
+    AutocompleteChoice, ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateAttachment,
+    CreateAutocompleteResponse, CreateButton, CreateInteractionResponse,
+    CreateInteractionResponseMessage, CreateMessage, EditMessage, Http,
 };
 use tracing::warn;
 
@@ -1122,46 +1123,47 @@ struct Poster<'a> {
     lang: Lang,
 }
 
+/// Whether Discord may take a refused request later (no answer, a 429, a 5xx).
+fn transient(e: &serenity::Error) -> bool {
+    matches!(super::rest::error_status(e), 0 | 429 | 500..=599)
+}
+
+/// `message` with `nonce` (a row's, plus what tells this message from the row's others),
+/// which Discord enforces, when the post is owed through the outbox.
+fn with_nonce(message: CreateMessage, nonce: Option<&str>, part: &str) -> CreateMessage {
+    match nonce {
+        Some(n) => message
+            .nonce(serenity::Nonce::String(format!("{n}{part}")))
+            .enforce_nonce(true),
+        None => message,
+    }
+}
+
 /// Opens a game's thread (when the server wants threads) and posts its first board there,
 /// pinging the player to move as their preferences say. A game whose board was posted
 /// before (a post interrupted and claimed again) is left alone.
-async fn start_game(p: &Poster<'_>, t: &Tournament, round: u32, view: &GameView, threads: bool) {
+///
+/// The thread opens from a first message in the tournament's channel that names the game:
+/// Discord opens one thread per message, so an attempt after a lost answer (or a crash) takes
+/// the thread already opened, and with `nonce` (the outbox's) neither that message nor the
+/// board is posted twice.
+///
+/// # Errors
+/// A refusal Discord may lift (no answer, 429, 5xx), for the caller to retry; others are
+/// logged and the game goes on without what was refused (in the channel without a thread).
+async fn start_game(
+    p: &Poster<'_>,
+    t: &Tournament,
+    round: u32,
+    view: &GameView,
+    threads: bool,
+    nonce: Option<&str>,
+) -> Result<(), serenity::Error> {
     let (http, service, i18n, lang) = (p.http, p.service, p.i18n, p.lang);
     if view.board_message.is_some() {
-        return;
+        return Ok(());
     }
     let mut view = view.clone();
-    if threads && view.thread.is_none() {
-        let names: Vec<&str> = view.seats.iter().map(|s| s.name.as_str()).collect();
-        let mut name = format!("#{} · {}", view.id.0, names.join(" · "));
-        if name.chars().count() > 100 {
-            name = name.chars().take(99).collect::<String>() + "…";
-        }
-        let created = counted(
-            Op::Thread,
-            serenity::ChannelId::new(t.row.channel.0.max(1)).create_thread(
-                http,
-                CreateThread::new(name).kind(ChannelType::PublicThread),
-            ),
-        )
-        .await;
-        match created {
-            Ok(th) => {
-                let thread = ChannelId(th.id.get());
-                match service.set_game_thread(view.id, thread).await {
-                    Ok(()) => view.thread = Some(thread),
-                    Err(e) => {
-                        warn!(%e, game = view.id.0, "could not record a tournament game's thread")
-                    }
-                }
-            }
-            Err(e) => warn!(%e, game = view.id.0, "could not open a tournament game's thread"),
-        }
-    }
-    let prefs = match view.to_act() {
-        Some(s) => service.preferences(s.user).await.unwrap_or_default(),
-        None => Preferences::default(),
-    };
     let board_no = t
         .boards
         .iter()
@@ -1176,6 +1178,40 @@ async fn start_game(p: &Poster<'_>, t: &Tournament, round: u32, view: &GameView,
             ("board", board_no.into()),
         ],
     );
+    if threads && view.thread.is_none() {
+        let names: Vec<String> = view.seats.iter().map(|s| mention(s.user)).collect();
+        let first = with_nonce(
+            CreateMessage::new()
+                .content(text::clip(format!("{lead}: {}", names.join(" · "))))
+                .allowed_mentions(CreateAllowedMentions::new()),
+            nonce,
+            &format!("s{board_no}"),
+        );
+        let channel = t.row.channel.0;
+        let posted = counted(
+            Op::Post,
+            serenity::ChannelId::new(channel.max(1)).send_message(http, first),
+        )
+        .await;
+        let opened = match posted {
+            Ok(m) => super::outbox::open_thread_from(http, &view, channel, m.id.get()).await,
+            Err(e) => Err(e),
+        };
+        match opened {
+            Ok(thread) => match service.set_game_thread(view.id, thread).await {
+                Ok(()) => view.thread = Some(thread),
+                Err(e) => {
+                    warn!(%e, game = view.id.0, "could not record a tournament game's thread")
+                }
+            },
+            Err(e) if transient(&e) => return Err(e),
+            Err(e) => warn!(%e, game = view.id.0, "could not open a tournament game's thread"),
+        }
+    }
+    let prefs = match view.to_act() {
+        Some(s) => service.preferences(s.user).await.unwrap_or_default(),
+        None => Preferences::default(),
+    };
     let ping = post::wants_ping(&view, &prefs);
     let board = post::board_message_with(
         i18n,
@@ -1187,9 +1223,10 @@ async fn start_game(p: &Poster<'_>, t: &Tournament, round: u32, view: &GameView,
         UPLOAD_LIMIT as u32,
     );
     let home = view.home();
+    let message = with_nonce(board.message(), nonce, &format!("b{board_no}"));
     match counted(
         Op::Post,
-        serenity::ChannelId::new(home.0.max(1)).send_message(http, board.message()),
+        serenity::ChannelId::new(home.0.max(1)).send_message(http, message),
     )
     .await
     {
@@ -1202,12 +1239,26 @@ async fn start_game(p: &Poster<'_>, t: &Tournament, round: u32, view: &GameView,
             }
             post::direct_ping_with(http, i18n, &view, &prefs, lang).await;
         }
+        Err(e) if transient(&e) => return Err(e),
         Err(e) => warn!(%e, game = view.id.0, "could not post a tournament game's board"),
     }
+    Ok(())
 }
 
-/// Posts one claimed round (its games, pairings and standings) or the final result.
-async fn post_announcement(http: &Http, service: &Service, i18n: &I18n, a: &Announcement) {
+/// Posts one claimed round (its games, pairings and standings) or the final result; with
+/// `nonce` (an outbox row's) every message carries a nonce of its own made from it, so that
+/// posting the round again after a lost answer or a crash makes nothing twice.
+///
+/// # Errors
+/// A refusal Discord may lift (no answer, 429, 5xx), for the caller to retry; others are
+/// logged.
+pub(super) async fn post_announcement(
+    http: &Http,
+    service: &Service,
+    i18n: &I18n,
+    a: &Announcement,
+    nonce: Option<&str>,
+) -> Result<(), serenity::Error> {
     let t0 = &a.standings.tournament;
     let (id, guild, channel) = (t0.row.id, t0.row.guild, t0.row.channel);
     let lang = guild_lang(service, guild).await;
@@ -1223,7 +1274,7 @@ async fn post_announcement(http: &Http, service: &Service, i18n: &I18n, a: &Anno
         lang,
     };
     for view in &a.games {
-        start_game(&poster, t0, a.round, view, threads).await;
+        start_game(&poster, t0, a.round, view, threads, nonce).await?;
     }
     // Read it again: the games' threads are known now.
     let t = service
@@ -1298,9 +1349,13 @@ async fn post_announcement(http: &Http, service: &Service, i18n: &I18n, a: &Anno
     }
     let target = serenity::ChannelId::new(channel.0.max(1));
     for (i, content) in chunks(lines).into_iter().enumerate() {
-        let mut message = CreateMessage::new()
-            .content(content)
-            .allowed_mentions(CreateAllowedMentions::new());
+        let mut message = with_nonce(
+            CreateMessage::new()
+                .content(content)
+                .allowed_mentions(CreateAllowedMentions::new()),
+            nonce,
+            &format!("p{i}"),
+        );
         if i == 0 && show_table {
             let png = render_standings_png(&standings_table(i18n, lang, &standings), Theme::Light);
             if png.len() <= UPLOAD_LIMIT {
@@ -1308,11 +1363,15 @@ async fn post_announcement(http: &Http, service: &Service, i18n: &I18n, a: &Anno
             }
         }
         if let Err(e) = counted(Op::Post, target.send_message(http, message)).await {
+            if transient(&e) {
+                return Err(e);
+            }
             warn!(%e, tournament = id.0, "could not post a tournament round");
             break;
         }
     }
     refresh_announcement(http, service, i18n, &t).await;
+    Ok(())
 }
 
 /// Posts every round claimed now (of one tournament, or of all) and confirms each. Best
@@ -1331,7 +1390,9 @@ pub async fn announce_pending(
         }
     };
     for a in &claimed {
-        post_announcement(http, service, i18n, a).await;
+        if let Err(e) = post_announcement(http, service, i18n, a, None).await {
+            warn!(%e, "could not post a tournament round");
+        }
         let id = a.standings.tournament.row.id;
         if let Err(e) = service.mark_announced(id, a.round).await {
             warn!(%e, tournament = id.0, "could not record a posted round");
@@ -1343,6 +1404,7 @@ pub async fn announce_pending(
 /// (or the final result) is posted.
 pub async fn advance_and_announce(http: &Http, service: &Service, i18n: &I18n, game: GameId) {
     match service.advance_after_game(game).await {
+        // Rounds owed through the outbox are the poster's; the others are posted here.
         Ok(Some((id, rounds))) if !rounds.is_empty() => {
             announce_pending(http, service, i18n, Some(id)).await;
         }

@@ -95,6 +95,7 @@ pub async fn run(config: Config, threads: usize, operations: Operations) -> Resu
     // process (this worker's previous life too) left is taken by the bots of its guilds'
     // shards after the hold.
     service.set_outbox_scope(crate::service::OutboxScope::Own);
+    service.set_outbox_poster();
     tokio::spawn(super::outbox::run(
         Arc::downgrade(&http),
         Arc::downgrade(&service),

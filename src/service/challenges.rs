@@ -281,7 +281,24 @@ impl Service {
     /// # Errors
     /// [`ServiceError::Storage`].
     pub async fn expire_challenges(&self) -> Result<Vec<Challenge>, ServiceError> {
-        let ids = self.store.expire_challenges(self.now()).await?;
+        self.expire_challenges_for(false).await
+    }
+
+    /// [`Service::expire_challenges`] for a front that posts: with the outbox on, each
+    /// expired challenge shown in a message owes the edit of that message in the transaction
+    /// that closes it, and the poster makes it (the front then edits nothing itself).
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub async fn expire_challenges_for(
+        &self,
+        owes_edits: bool,
+    ) -> Result<Vec<Challenge>, ServiceError> {
+        let owes = owes_edits && self.outbox_on();
+        let ids = self.store.expire_challenges(self.now(), owes).await?;
+        if owes && !ids.is_empty() {
+            self.outbox_wake();
+        }
         for _ in &ids {
             metrics::challenge("expired");
         }

@@ -317,17 +317,20 @@ impl Service {
             if hours > 0 {
                 let moved = Timestamp(deadline.0.saturating_add(i64::from(hours) * HOUR_MS));
                 let ply = loaded.meta.ply;
+                let first_of_turn =
+                    loaded.meta.time.deadline_after(loaded.meta.updated_at) == Some(deadline);
+                // The notice that vacation started is owed in the same commit (issue 16),
+                // like reminders and losses on time, when vacation outlasts this instant.
+                let notice = (first_of_turn && moved > now).then_some(seat);
                 if !self
                     .store
-                    .spend_vacation(id, ply, user, year, hours, allowance, moved, now)
+                    .spend_vacation(id, ply, user, year, hours, allowance, moved, now, notice)
                     .await?
                 {
                     // The player moved, or another sweeper spent it first: nothing to do now.
                     *cached = None;
                     return Ok(None);
                 }
-                let first_of_turn =
-                    loaded.meta.time.deadline_after(loaded.meta.updated_at) == Some(deadline);
                 loaded.meta.deadline = Some(moved);
                 if moved > now {
                     return Ok(Some(ClockEvent::VacationUsed {

@@ -147,9 +147,12 @@ impl Service {
             expires_at: now.plus(self.config.challenge_ttl),
         };
         let order = self.seat_order(2);
+        // The game's thread (from the answer that carries its first board) is owed in the
+        // commit that starts it.
+        let owes_start = (actor.owes_posts && self.outbox_on()).then_some(actor.reply.as_deref());
         let id = self
             .store
-            .start_engine_game(&new, engine, level.get(), &order)
+            .start_engine_game(&new, engine, level.get(), &order, owes_start)
             .await?;
         crate::ops::metrics::game_started(crate::store::Family::of(&new.rules).name());
         self.view_of(id).await

@@ -50,6 +50,7 @@ mod memo;
 mod offers;
 mod ops;
 mod outbox;
+mod outbox_notices;
 mod ratings;
 mod replay_check;
 mod resign;

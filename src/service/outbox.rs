@@ -46,6 +46,9 @@ pub(super) struct Notes {
     on: std::sync::atomic::AtomicBool,
     /// Which rows this process's poster takes (several processes on one database).
     scope: Mutex<OutboxScope>,
+    /// Whether a poster runs for this service: work no member's action starts (a
+    /// tournament's round) owes its posts only then.
+    poster: std::sync::atomic::AtomicBool,
 }
 
 impl Default for Notes {
@@ -55,6 +58,7 @@ impl Default for Notes {
             wake: tokio::sync::Notify::new(),
             on: std::sync::atomic::AtomicBool::new(true),
             scope: Mutex::new(OutboxScope::All),
+            poster: std::sync::atomic::AtomicBool::new(false),
         }
     }
 }
@@ -188,6 +192,21 @@ impl Service {
             .store
             .outbox_prune(Timestamp(self.now().0.saturating_sub(week)))
             .await?)
+    }
+
+    /// Says that a poster sends this service's outbox rows (the front calls it as it starts
+    /// one): from then on, work no member's action starts (a tournament's round) owes its
+    /// posts through the outbox too.
+    pub fn set_outbox_poster(&self) {
+        self.notes
+            .poster
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether the posts of work no member's action starts are owed through the outbox: it is
+    /// on, and a poster sends its rows.
+    pub fn outbox_posted_by_poster(&self) -> bool {
+        self.outbox_on() && self.notes.poster.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Whether actions owe their posts through the outbox (on unless a benchmark compares).

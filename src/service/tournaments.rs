@@ -728,10 +728,19 @@ impl Service {
             let boards = planned(&round_one, &[]);
             if self
                 .store
-                .start_tournament(id, t.row.revision, total, &seeds, &boards, self.now())
+                .start_tournament(
+                    id,
+                    t.row.revision,
+                    total,
+                    &seeds,
+                    &boards,
+                    self.now(),
+                    self.outbox_posted_by_poster(),
+                )
                 .await?
                 .is_some()
             {
+                self.outbox_wake();
                 count_games_started(family, &boards);
                 return self.tournament(actor.guild, id).await;
             }
@@ -800,10 +809,18 @@ impl Service {
             let next = Self::next_round(&t)?;
             match self
                 .store
-                .advance_tournament(id, t.row.round, t.row.revision, next.as_deref(), self.now())
+                .advance_tournament(
+                    id,
+                    t.row.round,
+                    t.row.revision,
+                    next.as_deref(),
+                    self.now(),
+                    self.outbox_posted_by_poster(),
+                )
                 .await?
             {
                 Some(_) => {
+                    self.outbox_wake();
                     if let Some(boards) = &next {
                         count_games_started(Family::of(&t.row.rules), boards);
                     }
@@ -936,6 +953,36 @@ impl Service {
             });
         }
         Ok(out)
+    }
+
+    /// The post owed for `round` of a tournament (the final result past its last round), as
+    /// [`Service::claim_announcements`] gives it, without a claim: the outbox's poster holds
+    /// the row. `None` when the tournament is gone or that round was posted already.
+    ///
+    /// # Errors
+    /// A storage failure.
+    pub async fn announcement(
+        &self,
+        id: TournamentId,
+        round: u32,
+    ) -> Result<Option<Announcement>, TournamentError> {
+        let Some(t) = self.store.tournament(id).await? else {
+            return Ok(None);
+        };
+        if t.row.announced_round >= round {
+            return Ok(None);
+        }
+        let mut games = Vec::new();
+        for b in t.round_boards(round) {
+            if let Some(g) = b.game {
+                games.push(self.view_of(g).await?);
+            }
+        }
+        Ok(Some(Announcement {
+            round,
+            games,
+            standings: self.standings_of(t),
+        }))
     }
 
     /// Records that a tournament's `round` was posted.

@@ -197,13 +197,15 @@ impl Store {
 
     /// Marks every open challenge whose time has run out as expired, and returns them.
     /// Each row is claimed by its own conditional update, so two sweepers never both
-    /// report the same challenge.
+    /// report the same challenge. With `owes_edit`, a challenge shown in a message owes the
+    /// edit of that message through the outbox, in the transaction that closes it.
     ///
     /// # Errors
     /// [`StorageError`].
     pub async fn expire_challenges(
         &self,
         now: Timestamp,
+        owes_edit: bool,
     ) -> Result<Vec<ChallengeId>, StorageError> {
         let due = sqlx::query(
             "SELECT challenge_id FROM challenges WHERE status = 'open' AND expires_at <= $1 \
@@ -215,18 +217,27 @@ impl Store {
         let mut expired = Vec::new();
         for row in due {
             let id = ChallengeId(row.try_get(0)?);
+            let mut tx = self.begin_write().await?;
             let claimed = sqlx::query(
                 "UPDATE challenges SET status = 'expired', closed_at = $1 \
-                 WHERE challenge_id = $2 AND status = 'open' AND expires_at <= $3",
+                 WHERE challenge_id = $2 AND status = 'open' AND expires_at <= $3 \
+                 RETURNING message_id",
             )
             .bind(now.0)
             .bind(id.0)
             .bind(now.0)
-            .execute(&self.writer)
+            .fetch_optional(&mut *tx)
             .await?;
-            if claimed.rows_affected() == 1 {
-                expired.push(id);
+            let Some(claimed) = claimed else {
+                continue;
+            };
+            let message: Option<i64> = claimed.try_get(0)?;
+            if owes_edit && message.is_some() {
+                super::outbox_notices::owe_challenge_edit(&mut tx, &self.appends.boot, id, now)
+                    .await?;
             }
+            tx.commit().await?;
+            expired.push(id);
         }
         Ok(expired)
     }

@@ -108,7 +108,8 @@ impl Store {
     /// `ply`, still active) to `deadline`, in one transaction; the sweep's lease is released,
     /// and the turn counts as reminded (the vacation notice replaces a late reminder).
     /// `false`, with nothing written, when the game moved on or ended, or the spending would
-    /// take the year's total past `allowance` hours.
+    /// take the year's total past `allowance` hours. `notice`: the seat whose vacation starts
+    /// to run on this turn, when its notice is owed through the outbox (in this transaction).
     ///
     /// # Errors
     /// [`StorageError`].
@@ -123,6 +124,7 @@ impl Store {
         allowance: u32,
         deadline: Timestamp,
         now: Timestamp,
+        notice: Option<u8>,
     ) -> Result<bool, StorageError> {
         if hours == 0 || hours > allowance {
             return Ok(false);
@@ -156,6 +158,26 @@ impl Store {
         .await?;
         if moved.rows_affected() != 1 {
             return Ok(false);
+        }
+        if let Some(seat) = notice {
+            let used: i64 = sqlx::query_scalar(
+                "SELECT hours_used FROM vacation_usage WHERE user_id = $1 AND year = $2",
+            )
+            .bind(user.to_db())
+            .bind(i64::from(year))
+            .fetch_one(&mut *tx)
+            .await?;
+            let left = u32::try_from(i64::from(allowance) - used).unwrap_or(0);
+            super::outbox_notices::owe_vacation_notice(
+                &mut tx,
+                &self.appends.boot,
+                game,
+                ply,
+                seat,
+                left,
+                now,
+            )
+            .await?;
         }
         tx.commit().await?;
         Ok(true)

@@ -9,7 +9,8 @@ impl Store {
     /// Starts a game between `new.challenger` and the engine (`engine`, the bot's own user) in
     /// one transaction: a challenge closed as accepted by the engine, the game seated by
     /// `seat_order` (challenger first, then engine), its `engine_level` set, `rated` off
-    /// whatever `new` says.
+    /// whatever `new` says. `owes_start`: the game's start is owed through the outbox, with
+    /// the interaction token whose answer carries its first board, if any.
     ///
     /// # Errors
     /// [`StorageError`]; a bad `seat_order` or a rule set for more than two players is
@@ -20,6 +21,7 @@ impl Store {
         engine: &UserInfo,
         level: u8,
         seat_order: &[u8],
+        owes_start: Option<Option<&str>>,
     ) -> Result<GameId, StorageError> {
         let mut tx = self.begin_write().await?;
         let id: i64 = sqlx::query(
@@ -69,6 +71,21 @@ impl Store {
         // The computer's first move, when it has the first turn, is owed from the start.
         super::engine_jobs::owe_engine_job(&mut tx, game, new.now, &self.appends.job_holder)
             .await?;
+        // The game's start (its thread from the answer that carries its first board) is owed
+        // in the same commit, with the interaction whose answer that is (issue 16).
+        if let Some(reply) = owes_start {
+            super::outbox::owe(
+                &mut tx,
+                &self.appends.boot,
+                game,
+                0,
+                super::outbox::OutboxKind::Start,
+                None,
+                reply,
+                new.now,
+            )
+            .await?;
+        }
         tx.commit().await?;
         Ok(game)
     }

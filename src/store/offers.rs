@@ -121,10 +121,10 @@ pub struct Offer {
     pub created_at: Timestamp,
 }
 
-const OFFER_COLUMNS: &str = "offer_id, game_id, kind, ply, seat, user_id, status, approvals, \
+pub(super) const OFFER_COLUMNS: &str = "offer_id, game_id, kind, ply, seat, user_id, status, approvals, \
     message_channel_id, message_id, created_at";
 
-fn offer_from(row: &Row) -> Result<Offer, StorageError> {
+pub(super) fn offer_from(row: &Row) -> Result<Offer, StorageError> {
     let kind: String = row.try_get("kind")?;
     let status: String = row.try_get("status")?;
     let ply: i64 = row.try_get("ply")?;

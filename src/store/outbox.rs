@@ -57,6 +57,16 @@ pub enum OutboxKind {
     /// The start of a game (ply 0): its thread opened from the challenge message when the
     /// server wants threads, then its first board there, with the ping of the first player.
     Start,
+    /// The notice that vacation started to run on the turn after `ply` (`detail`: the hours
+    /// left).
+    Vacation,
+    /// The messages of the offers that the action at `ply` made stale, edited to say so.
+    Offers,
+    /// An expired challenge's message, edited to show it closed (`detail`: its id).
+    Challenge,
+    /// A tournament round's post: its games' starts, pairings and standings, or the final
+    /// result (`detail`: `tournament:round`).
+    Tournament,
 }
 
 impl OutboxKind {
@@ -66,6 +76,10 @@ impl OutboxKind {
             OutboxKind::Timeout => "timeout",
             OutboxKind::Reminder => "reminder",
             OutboxKind::Start => "start",
+            OutboxKind::Vacation => "vacation",
+            OutboxKind::Offers => "offers",
+            OutboxKind::Challenge => "challenge",
+            OutboxKind::Tournament => "tournament",
         }
     }
 
@@ -75,6 +89,10 @@ impl OutboxKind {
             "timeout" => Some(OutboxKind::Timeout),
             "reminder" => Some(OutboxKind::Reminder),
             "start" => Some(OutboxKind::Start),
+            "vacation" => Some(OutboxKind::Vacation),
+            "offers" => Some(OutboxKind::Offers),
+            "challenge" => Some(OutboxKind::Challenge),
+            "tournament" => Some(OutboxKind::Tournament),
             _ => None,
         }
     }
@@ -109,6 +127,8 @@ pub struct OutboxRow {
     pub message_id: Option<u64>,
     /// When it was written.
     pub created_at: Timestamp,
+    /// What a kind needs beyond the game, ply and seat (see [`OutboxKind`]).
+    pub detail: Option<String>,
 }
 
 /// How a row ended.
@@ -159,9 +179,26 @@ pub(crate) async fn owe(
     reply_token: Option<&str>,
     at: Timestamp,
 ) -> Result<(), StorageError> {
+    owe_with_detail(tx, boot, game, ply, kind, seat, reply_token, None, at).await
+}
+
+/// [`owe`] with the row's `detail` (what some kinds need, see [`OutboxKind`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn owe_with_detail(
+    tx: &mut Tx,
+    boot: &Boot,
+    game: GameId,
+    ply: u32,
+    kind: OutboxKind,
+    seat: Option<u8>,
+    reply_token: Option<&str>,
+    detail: Option<&str>,
+    at: Timestamp,
+) -> Result<(), StorageError> {
     sqlx::query(
-        "INSERT INTO outbox (game_id, ply, kind, seat, nonce, boot, reply_token, state, \
-         attempts, not_before, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', 0, $8, $8)",
+        "INSERT INTO outbox (game_id, ply, kind, seat, nonce, boot, reply_token, detail, state, \
+         attempts, not_before, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', 0, $9, $9)",
     )
     .bind(game.0)
     .bind(i64::from(ply))
@@ -170,6 +207,7 @@ pub(crate) async fn owe(
     .bind(nonce())
     .bind(&boot.0)
     .bind(reply_token)
+    .bind(detail)
     .bind(at.0)
     .execute(&mut **tx)
     .await?;
@@ -187,7 +225,7 @@ pub(crate) async fn owe_for_action(
     at: Timestamp,
 ) -> Result<(), StorageError> {
     match owed {
-        Owed::Nothing => Ok(()),
+        Owed::Nothing => return Ok(()),
         Owed::Board { reply } => {
             owe(
                 tx,
@@ -199,7 +237,7 @@ pub(crate) async fn owe_for_action(
                 reply.as_deref(),
                 at,
             )
-            .await
+            .await?;
         }
         Owed::Timeout => {
             owe(
@@ -212,9 +250,12 @@ pub(crate) async fn owe_for_action(
                 None,
                 at,
             )
-            .await
+            .await?;
         }
     }
+    // Offers shown in a message that this action made stale: their messages are edited,
+    // after the board (whose front may still be closing an offer it accepted).
+    super::outbox_notices::owe_stale_offers(tx, boot, game, ply, at).await
 }
 
 fn row_of(r: &super::Row, boot: &Boot) -> Result<OutboxRow, StorageError> {
@@ -239,11 +280,12 @@ fn row_of(r: &super::Row, boot: &Boot) -> Result<OutboxRow, StorageError> {
         attempts: u32::try_from(attempts).unwrap_or(u32::MAX),
         message_id: message.map(|m| m as u64),
         created_at: Timestamp(r.try_get("created_at")?),
+        detail: r.try_get("detail")?,
     })
 }
 
 const COLUMNS: &str = "outbox_id, game_id, ply, kind, seat, nonce, boot, reply_token, lead, \
-                       lang, attempts, message_id, created_at";
+                       lang, attempts, message_id, created_at, detail";
 
 impl Store {
     /// The first pending row of each game with pending rows (the only one that may go now:

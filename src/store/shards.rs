@@ -60,10 +60,17 @@ impl OutboxScope {
         match self {
             OutboxScope::All => None,
             OutboxScope::Own => Some(format!("o.boot = {boot}")),
+            // A challenge's own rows queue on minus its id, a tournament's on minus 2^40 and
+            // its id (no game).
             OutboxScope::Shards(shards) => Some(format!(
-                "(o.boot = {boot} OR (o.created_at <= {before} AND EXISTS \
-                 (SELECT 1 FROM games g WHERE g.game_id = o.game_id AND {})))",
-                shards.condition("g.guild_id")
+                "(o.boot = {boot} OR (o.created_at <= {before} AND (EXISTS \
+                 (SELECT 1 FROM games g WHERE g.game_id = o.game_id AND {}) OR EXISTS \
+                 (SELECT 1 FROM challenges c WHERE c.challenge_id = -o.game_id AND {}) OR EXISTS \
+                 (SELECT 1 FROM tournaments t WHERE t.tournament_id = -o.game_id - {} AND {}))))",
+                shards.condition("g.guild_id"),
+                shards.condition("c.guild_id"),
+                super::outbox_notices::TOURNAMENT_QUEUES,
+                shards.condition("t.guild_id")
             )),
         }
     }

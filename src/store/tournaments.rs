@@ -769,10 +769,12 @@ impl Store {
 
     /// Starts an open tournament whose field is still at `revision`: closes entries, records
     /// seeds, and creates round 1 (its boards and games) in one transaction. `None` when the
-    /// field changed or someone else started it first (nothing is written).
+    /// field changed or someone else started it first (nothing is written). With
+    /// `owes_post`, round 1's post is owed through the outbox in the same transaction.
     ///
     /// # Errors
     /// [`StorageError`].
+    #[allow(clippy::too_many_arguments)]
     pub async fn start_tournament(
         &self,
         id: TournamentId,
@@ -781,6 +783,7 @@ impl Store {
         seeds: &[Seeding],
         round_one: &[PlannedBoard],
         now: Timestamp,
+        owes_post: bool,
     ) -> Result<Option<Vec<GameId>>, StorageError> {
         let mut tx = self.begin_write().await?;
         let claimed = sqlx::query(
@@ -811,6 +814,10 @@ impl Store {
         }
         let t = tournament_in(&mut tx, id).await?;
         let games = insert_round(&mut tx, &t, 1, round_one, now).await?;
+        if owes_post {
+            super::outbox_notices::owe_tournament_round(&mut tx, &self.appends.boot, id, 1, now)
+                .await?;
+        }
         tx.commit().await?;
         Ok(Some(games))
     }
@@ -819,7 +826,8 @@ impl Store {
     /// the next round with `next`'s boards, or, when `next` is `None`, finishes it; all in one
     /// transaction, claimed on `(round, revision)`, so of several processes (or a restart)
     /// exactly one advances each round. `None` when the claim was lost or a board of
-    /// `from_round` is still being played (nothing is written).
+    /// `from_round` is still being played (nothing is written). With `owes_post`, the new
+    /// round's post (or the final result's) is owed through the outbox in the same transaction.
     ///
     /// # Errors
     /// [`StorageError`].
@@ -830,6 +838,7 @@ impl Store {
         revision: i64,
         next: Option<&[PlannedBoard]>,
         now: Timestamp,
+        owes_post: bool,
     ) -> Result<Option<Vec<GameId>>, StorageError> {
         let mut tx = self.begin_write().await?;
         let open: i64 = sqlx::query_scalar(
@@ -867,6 +876,16 @@ impl Store {
             }
             None => Vec::new(),
         };
+        if owes_post {
+            super::outbox_notices::owe_tournament_round(
+                &mut tx,
+                &self.appends.boot,
+                id,
+                from_round + 1,
+                now,
+            )
+            .await?;
+        }
         tx.commit().await?;
         Ok(Some(games))
     }
@@ -927,19 +946,26 @@ impl Store {
         now: Timestamp,
         lease_until: Timestamp,
     ) -> Result<Vec<(TournamentId, u32)>, StorageError> {
-        const DUE: &str = "SELECT tournament_id, round FROM tournaments \
+        // A round owed through the outbox is the poster's (issue 16).
+        let due_text = format!(
+            "SELECT tournament_id, round FROM tournaments t \
              WHERE status IN ('running', 'finished') AND announced_round < round \
-             AND (announce_lease IS NULL OR announce_lease <= $1)";
+             AND (announce_lease IS NULL OR announce_lease <= $1) AND NOT EXISTS \
+             (SELECT 1 FROM outbox o WHERE o.state = 'pending' AND o.kind = 'tournament' \
+             AND o.game_id = -({} + t.tournament_id))",
+            super::outbox_notices::TOURNAMENT_QUEUES
+        );
+        let due_text = due_text.as_str();
         let due = match only {
             Some(id) => {
-                sqlx::query(&format!("{DUE} AND tournament_id = $2"))
+                sqlx::query(&format!("{due_text} AND tournament_id = $2"))
                     .bind(now.0)
                     .bind(id.0)
                     .fetch_all(&self.reader)
                     .await?
             }
             None => {
-                sqlx::query(&format!("{DUE} ORDER BY tournament_id"))
+                sqlx::query(&format!("{due_text} ORDER BY tournament_id"))
                     .bind(now.0)
                     .fetch_all(&self.reader)
                     .await?

@@ -106,6 +106,108 @@ async fn a_database_another_process_holds_answers_members_privately_and_loses_no
     bot.shutdown().await;
 }
 
+/// What the bot's PostgreSQL schema holds now: the moves committed (in order), the game's ply,
+/// and the outbox rows owed for a ply past it (by a move that did not happen).
+async fn postgres_state(raw: &mut sqlx::AnyConnection) -> (Vec<String>, i64, i64) {
+    let moves = sqlx::query("SELECT action FROM moves ORDER BY game_id, ply")
+        .fetch_all(&mut *raw)
+        .await
+        .expect("read the move log")
+        .iter()
+        .map(|r| r.get::<String, _>(0))
+        .collect();
+    let ply: i64 = sqlx::query_scalar("SELECT MAX(ply) FROM games")
+        .fetch_one(&mut *raw)
+        .await
+        .expect("read the game");
+    let owed: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM outbox WHERE game_id > 0 AND ply > (SELECT MAX(ply) FROM games)",
+    )
+    .fetch_one(&mut *raw)
+    .await
+    .expect("read the outbox");
+    (moves, ply, owed)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgresql_lock_held_past_the_wait_is_told_privately_and_one_released_in_time_is_waited_for()
+ {
+    let Some(db) = crate::support::test_db::TestDb::postgres(module_path!()).await else {
+        return;
+    };
+    let fake = FakeDiscord::start().await;
+    // A statement waits this long for another session's lock (`lock_timeout`), then the
+    // member hears that the database is busy; the default is `busy_timeout`, 5 s.
+    let options = StoreOptions {
+        busy_timeout: Duration::from_millis(1000),
+        ..db.options()
+    };
+    let bot = crate::bot::start_bot_on(&fake, &options, ServiceConfig::default()).await;
+    fake.wait_until_ready().await;
+    fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
+        .await;
+    let alice = fake.add_user("alice").with_locale("es-ES");
+    fake.update_user(&alice);
+    let bob = fake.add_user("bob");
+    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+    let [first, second] = started.order.clone();
+    let mut raw = db.raw().await;
+    let (_, answer) = play(&fake, &first, started.thread, "H8").await;
+    assert!(!is_ephemeral(&answer), "{}", content(&answer));
+    let public = |fake: &FakeDiscord| {
+        fake.messages_in(started.thread)
+            .iter()
+            .filter(|m| m["flags"].as_u64().unwrap_or(0) & 64 == 0)
+            .count()
+    };
+    let public_before = public(&fake);
+    let state_before = postgres_state(&mut raw).await;
+    assert_eq!(state_before, (vec!["H8".to_owned()], 1, 0));
+
+    // Another session locks the move log against readers and writers, and holds the lock past
+    // the bot's wait.
+    let mut other = db.raw().await;
+    for statement in ["BEGIN", "LOCK TABLE moves IN ACCESS EXCLUSIVE MODE"] {
+        sqlx::query(statement).execute(&mut other).await.unwrap();
+    }
+    let (_, busy) = play(&fake, &second, started.thread, "J9").await;
+    assert!(is_ephemeral(&busy), "{}", content(&busy));
+    let expected = if second.user_id() == alice.user_id() {
+        "La base de datos está ocupada; no se cambió nada."
+    } else {
+        "The game database is busy; nothing was changed."
+    };
+    assert!(content(&busy).starts_with(expected), "{}", content(&busy));
+    assert_eq!(
+        public(&fake),
+        public_before,
+        "nothing public for a move not made"
+    );
+    sqlx::query("ROLLBACK").execute(&mut other).await.unwrap();
+    // Nothing written half: the move log, the game's row and the outbox are as before.
+    assert_eq!(postgres_state(&mut raw).await, state_before);
+
+    // The same move while a lock is held for a moment only: the move waits for it, commits,
+    // and is answered with the board.
+    for statement in ["BEGIN", "LOCK TABLE moves IN ACCESS EXCLUSIVE MODE"] {
+        sqlx::query(statement).execute(&mut other).await.unwrap();
+    }
+    let release = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        sqlx::query("ROLLBACK").execute(&mut other).await.unwrap();
+        other
+    });
+    let (_, again) = play(&fake, &second, started.thread, "J9").await;
+    assert!(!is_ephemeral(&again), "{}", content(&again));
+    release.await.unwrap().close().await.unwrap();
+    let (moves, ply, _) = postgres_state(&mut raw).await;
+    assert_eq!(moves, ["H8", "J9"]);
+    assert_eq!(ply, 2);
+    fake.assert_all_requests_valid();
+    bot.shutdown().await;
+    raw.close().await.unwrap();
+}
+
 /// Starts the real binary on the database file in `dir`, expects it to stop at once with one
 /// `error:` line naming the database and saying `why`, status 2, and the file's bytes
 /// unchanged.
@@ -114,18 +216,12 @@ async fn refused_untouched(dir: &Path, why: &str) {
     let before = std::fs::read(&path).unwrap();
     let fake = FakeDiscord::start_with(slow_start()).await;
     let mut bot = BotProcess::start(&fake, dir, "", &[]);
-    let status = bot.exit_code(Duration::from_secs(60)).await;
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    let output = bot.output();
-    assert_eq!(status, Some(2), "{output:?}");
-    let errors: Vec<&String> = output.iter().filter(|l| l.starts_with("error:")).collect();
-    assert_eq!(errors.len(), 1, "{output:?}");
+    let (error, output) = bot.refused_with_one_line("").await;
     assert!(
-        errors[0].starts_with("error: the database sqlite://") && errors[0].contains(why),
-        "{}",
-        errors[0]
+        error.starts_with("error: the database sqlite://") && error.contains(why),
+        "{error}"
     );
-    assert!(errors[0].contains("left untouched"), "{}", errors[0]);
+    assert!(error.contains("left untouched"), "{error}");
     assert_eq!(
         std::fs::read(&path).unwrap(),
         before,
@@ -180,16 +276,10 @@ async fn refused_at_start(url: &str, why: &str) {
     let dir = tempfile::tempdir().unwrap();
     let fake = FakeDiscord::start_with(slow_start()).await;
     let mut bot = BotProcess::start(&fake, dir.path(), "", &[("DATABASE_URL", url)]);
-    let status = bot.exit_code(Duration::from_secs(60)).await;
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    let output = bot.output();
-    assert_eq!(status, Some(2), "{output:?}");
-    let errors: Vec<&String> = output.iter().filter(|l| l.starts_with("error:")).collect();
-    assert_eq!(errors.len(), 1, "{output:?}");
+    let (error, output) = bot.refused_with_one_line("").await;
     assert!(
-        errors[0].starts_with(&format!("error: the database {shown}")) && errors[0].contains(why),
-        "{}",
-        errors[0]
+        error.starts_with(&format!("error: the database {shown}")) && error.contains(why),
+        "{error}"
     );
     assert_eq!(fake.identifies(), 0, "it never connected to Discord");
     for line in &output {

@@ -14,8 +14,6 @@
 //!   which Discord (and the fake) refuses with opcode 9, so it identifies afresh.
 //! - 4004, 4013, 4014: gives up; `client.start()` returns the error.
 
-use std::time::Duration;
-
 use crate::bot::{content, is_ephemeral, start_two_player};
 use crate::ops::{BotProcess, resuming_fake, slow_start};
 use crate::support::fake_discord::{FakeDiscord, Req, SlashCommand, TestUser};
@@ -226,17 +224,10 @@ async fn a_refused_token_or_refused_intents_stop_the_bot_with_one_line_after_one
         );
         let args = ["--shard-total", "1"];
         let mut bot = BotProcess::spawn(&fake, dir.path(), &config, env, &args);
-        let status = bot.exit_code(Duration::from_secs(60)).await;
-        // Let the readers drain the closed pipes.
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        let output = bot.output();
-        assert_eq!(status, Some(2), "{code}: {output:?}");
-        let errors: Vec<&String> = output.iter().filter(|l| l.starts_with("error:")).collect();
-        assert_eq!(errors.len(), 1, "{code}: {output:?}");
+        let (error, _) = bot.refused_with_one_line(&format!("{code}: ")).await;
         assert!(
-            errors[0].starts_with(&format!("error: {expected}")),
-            "{code}: {}",
-            errors[0]
+            error.starts_with(&format!("error: {expected}")),
+            "{code}: {error}"
         );
         // It never tried again.
         assert_eq!(fake.identifies(), 1, "{code}");
@@ -251,18 +242,12 @@ async fn a_refused_token_stops_the_bot_at_the_recommended_shard_count_with_one_l
     let dir = tempfile::tempdir().unwrap();
     let fake = FakeDiscord::start_with(slow_start()).await;
     let mut bot = BotProcess::start(&fake, dir.path(), "", &[("DISCORD_TOKEN", wrong)]);
-    let status = bot.exit_code(Duration::from_secs(60)).await;
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    let output = bot.output();
-    assert_eq!(status, Some(2), "{output:?}");
-    let errors: Vec<&String> = output.iter().filter(|l| l.starts_with("error:")).collect();
-    assert_eq!(errors.len(), 1, "{output:?}");
+    let (error, _) = bot.refused_with_one_line("").await;
     assert!(
-        errors[0].starts_with(
+        error.starts_with(
             "error: Discord refused the bot token (401 Unauthorized on GET /gateway/bot)"
         ),
-        "{}",
-        errors[0]
+        "{error}"
     );
     assert_eq!(fake.identifies(), 0, "it never identified");
     assert_no_token(&bot, &[fake.token(), wrong]);

@@ -17,6 +17,7 @@ mod harness;
 mod names;
 mod ops;
 mod outbox;
+mod outbox_notices;
 mod picker;
 mod ratings;
 mod renju;

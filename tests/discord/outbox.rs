@@ -108,7 +108,7 @@ async fn move_elsewhere_and_see(
 
 /// Waits until the bot's database `db` owes Discord nothing (a game's start, for one, is sent
 /// and ended): what a move made next meets is then the same in every run.
-async fn nothing_owed(db: &Path) {
+pub(crate) async fn nothing_owed(db: &Path) {
     use sqlx::Connection as _;
     let options = sqlx::sqlite::SqliteConnectOptions::new()
         .filename(db)
@@ -129,7 +129,7 @@ async fn nothing_owed(db: &Path) {
     panic!("waited 30 s for the outbox to owe nothing");
 }
 
-async fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
+pub(crate) async fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
     for _ in 0..600 {
         if done() {
             return;
@@ -242,7 +242,7 @@ async fn a_repeated_nonce_returns_the_message_discord_already_made() {
 }
 
 /// Opens the bot on `db` against `fake` again, as after a restart.
-async fn restart(fake: &FakeDiscord, db: &Path) -> RunningBot {
+pub(crate) async fn restart(fake: &FakeDiscord, db: &Path) -> RunningBot {
     let bot = start_bot(fake, db).await;
     fake.wait_until_ready().await;
     bot
@@ -391,7 +391,7 @@ async fn a_missing_permission_on_the_first_try_is_told_to_the_member_and_given_u
 /// Every request valid, but for attempts to open a thread already opened: the stopped bot's
 /// poster may still be finishing its round when the new one starts (a real crash leaves none),
 /// and the second to open the thread meets "already created", which is how it finds it.
-fn valid_but_for_a_thread_already_opened(fake: &FakeDiscord) {
+pub(crate) fn valid_but_for_a_thread_already_opened(fake: &FakeDiscord) {
     let violations = fake.violations();
     assert!(
         violations.iter().all(|v| v.contains("160004")),

@@ -40,7 +40,7 @@ fn find(ids: &[String], prefix: &str) -> String {
 }
 
 /// `user` runs `/undo` or `/draw` in `channel`: the answer, the offer's message and buttons.
-async fn offer(
+pub(crate) async fn offer(
     fake: &FakeDiscord,
     user: &TestUser,
     channel: ChannelId,

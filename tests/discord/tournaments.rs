@@ -1,5 +1,6 @@
 //! A tournament through the real client and the fake Discord: created, five members join with
-//! the button and one leaves, started, round 1's threads and boards with their pings, its
+//! the button and one leaves, started, round 1's threads (each from a message naming its game)
+//! and boards with their pings, its
 //! games played to the end, round 2 posted with the standings picture, and the standings in
 //! Finnish; then a restart, after which the buttons still answer.
 
@@ -25,9 +26,28 @@ async fn click(
 async fn round_boards(fake: &FakeDiscord, games: usize) -> Vec<(ChannelId, u64)> {
     let mut out = Vec::new();
     for _ in 0..games {
-        let thread = fake.next_request(&Req::post("/channels/*/threads")).await;
+        // Each game's thread opens from a first message in the tournament's channel that
+        // names it (so that a retry takes the same thread), without pinging anyone.
+        let first = fake
+            .next_request(&Req::post(&format!(
+                "/channels/{}/messages",
+                fake.channel_id()
+            )))
+            .await;
+        assert!(content(&first).contains("board"), "{}", first.summary());
+        let allowed = &first.json_or_null()["allowed_mentions"];
+        assert!(
+            allowed.is_object()
+                && ["parse", "users", "roles"]
+                    .iter()
+                    .all(|k| allowed[*k].as_array().is_none_or(|a| a.is_empty())),
+            "nobody pinged: {}",
+            first.summary()
+        );
+        let thread = fake
+            .next_request(&Req::post("/channels/*/messages/*/threads"))
+            .await;
         let body = thread.json_or_null();
-        assert_eq!(body["type"], 11, "a public thread: {}", thread.summary());
         assert!(
             body["name"].as_str().is_some_and(|n| n.starts_with('#')),
             "{}",

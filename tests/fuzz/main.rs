@@ -1,7 +1,8 @@
 //! Fuzzing every parser that takes outside input (issue 16), with proptest on the stable
-//! toolchain: button custom ids, move tokens and the move autocompletion (the slash-command
-//! option values that are text), the SGF, PGN and PSQ importers, `config.toml`, and the
-//! interaction JSON as serenity's shard deserializes it, then our parsing of it.
+//! toolchain: button custom ids, move tokens and the move autocompletion (the `at` option),
+//! the other slash-command option values (a tournament's name, the time options, the
+//! computer's level), the SGF, PGN and PSQ importers, `config.toml`, and the interaction
+//! JSON as serenity's shard deserializes it, then our parsing of it.
 //!
 //! Inputs are generated two ways: mutations of valid inputs (ids the bot itself writes,
 //! records of random legal games, the example configuration, interactions built by the fake
@@ -64,6 +65,12 @@ pub fn fuzz<S: Strategy>(
     }
 }
 
+/// What the long runs found, kept in the suite.
+#[test]
+fn found_by_the_long_runs() {
+    targets::found_by_the_long_runs();
+}
+
 macro_rules! targets {
     ($($target:ident, $long:ident;)*) => {
         $(
@@ -85,6 +92,7 @@ targets! {
     custom_ids, custom_ids_long;
     move_tokens, move_tokens_long;
     move_autocompletion, move_autocompletion_long;
+    option_values, option_values_long;
     sgf, sgf_long;
     pgn, pgn_long;
     psq, psq_long;

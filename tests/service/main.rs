@@ -16,6 +16,7 @@ mod flows;
 mod migrate_store;
 mod migrations;
 mod model;
+mod outbox_kinds;
 mod processes;
 mod ratings;
 mod social;

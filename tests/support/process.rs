@@ -168,6 +168,19 @@ impl BotProcess {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
+
+    /// Expects the process to stop within a minute with status 2 and exactly one `error:`
+    /// line (a refusal at start): that line, and the whole output. `case` prefixes failures.
+    pub async fn refused_with_one_line(&mut self, case: &str) -> (String, Vec<String>) {
+        let status = self.exit_code(Duration::from_secs(60)).await;
+        // Let the readers drain the closed pipes.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let output = self.output();
+        assert_eq!(status, Some(2), "{case}{output:?}");
+        let errors: Vec<&String> = output.iter().filter(|l| l.starts_with("error:")).collect();
+        assert_eq!(errors.len(), 1, "{case}{output:?}");
+        (errors[0].clone(), output)
+    }
 }
 
 impl Drop for BotProcess {
