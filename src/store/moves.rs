@@ -45,16 +45,48 @@ type PendingAppend = (
     tokio::sync::oneshot::Sender<Result<(), AppendError>>,
 );
 
-/// The group commit of moves: callers queue their move, and whoever gets the turn commits
-/// every queued move in one transaction.
-#[derive(Default)]
+/// The group commit of moves: callers queue their move in their game's lane, and whoever
+/// gets the lane's turn commits every move queued there in one transaction.
 pub(crate) struct Appends {
-    queue: Mutex<Vec<PendingAppend>>,
-    turn: tokio::sync::Mutex<()>,
+    /// One lane on SQLite (one writer). On PostgreSQL several: a game always maps to the same
+    /// lane, so its moves stay in order, while other games' commits go on beside it on
+    /// connections of their own, instead of waiting for one transaction at a time.
+    lanes: Vec<Lane>,
     /// This process's mark on the outbox rows it writes.
     pub(crate) boot: Boot,
     /// Who takes the engine jobs this process's actions make, if this process thinks.
     pub(crate) job_holder: JobHolder,
+}
+
+/// One queue of moves and the turn to commit them.
+#[derive(Default)]
+struct Lane {
+    queue: Mutex<Vec<PendingAppend>>,
+    turn: tokio::sync::Mutex<()>,
+}
+
+impl Default for Appends {
+    fn default() -> Self {
+        Appends::with_lanes(1)
+    }
+}
+
+impl Appends {
+    /// A group commit with `lanes` lanes (at least one).
+    pub(crate) fn with_lanes(lanes: usize) -> Appends {
+        Appends {
+            lanes: (0..lanes.max(1)).map(|_| Lane::default()).collect(),
+            boot: Boot::default(),
+            job_holder: JobHolder::default(),
+        }
+    }
+
+    /// The lane of `game`'s moves.
+    fn lane(&self, game: GameId) -> &Lane {
+        let n = i64::try_from(self.lanes.len()).unwrap_or(1);
+        let at = usize::try_from(game.0.rem_euclid(n)).unwrap_or(0);
+        &self.lanes[at]
+    }
 }
 
 impl std::fmt::Debug for Appends {
@@ -185,27 +217,21 @@ impl Store {
         // arrive while one is under way are committed together by the next, one sync for
         // all, each still answered only once it is durable.
         let (reply, mut answer) = tokio::sync::oneshot::channel();
-        self.appends
-            .queue
+        let lane = self.appends.lane(action.game);
+        lane.queue
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .push((action.clone(), reply));
         let turn = tokio::select! {
             biased;
             done = &mut answer => return done.unwrap_or_else(|_| Err(outcome_unknown())),
-            turn = self.appends.turn.lock() => turn,
+            turn = lane.turn.lock() => turn,
         };
         // The commit before this turn may have taken our move.
         if let Ok(done) = answer.try_recv() {
             return done;
         }
-        let batch = std::mem::take(
-            &mut *self
-                .appends
-                .queue
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner),
-        );
+        let batch = std::mem::take(&mut *lane.queue.lock().unwrap_or_else(PoisonError::into_inner));
         if !batch.is_empty() {
             // In a task of its own, so that the moves of others are committed and answered
             // even if this caller goes away.
