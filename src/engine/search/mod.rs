@@ -281,18 +281,9 @@ impl Engine {
     /// Empty when there is none within `limits`, or when the game is not in normal play.
     pub fn vcf_wins(&mut self, game: &Game, limits: Limits) -> Vec<Action> {
         let start = Instant::now();
-        if game.is_over() || game.phase() != Phase::Playing || game.rules().players != 2 {
+        let Some(mut search) = Search::threats(&mut self.tt, self.style, game, limits, start)
+        else {
             return Vec::new();
-        }
-        let mut search = Search {
-            b: Board::new(game),
-            tt: &mut self.tt,
-            style: self.style,
-            nodes: 0,
-            node_limit: limits.nodes,
-            deadline: start + limits.time,
-            stopped: false,
-            vcf_failed: HashMap::new(),
         };
         let me = search.b.to_move();
         let mut wins: Vec<(i32, Action)> = Vec::new();
@@ -342,18 +333,9 @@ impl Engine {
     /// none within `limits`, or when the game is not in normal play.
     pub fn vct_wins(&mut self, game: &Game, limits: Limits) -> Vec<Action> {
         let start = Instant::now();
-        if game.is_over() || game.phase() != Phase::Playing || game.rules().players != 2 {
+        let Some(mut search) = Search::threats(&mut self.tt, self.style, game, limits, start)
+        else {
             return Vec::new();
-        }
-        let mut search = Search {
-            b: Board::new(game),
-            tt: &mut self.tt,
-            style: self.style,
-            nodes: 0,
-            node_limit: limits.nodes,
-            deadline: start + limits.time,
-            stopped: false,
-            vcf_failed: HashMap::new(),
         };
         let me = search.b.to_move();
         let mut wins = Vec::new();
@@ -394,19 +376,7 @@ impl Engine {
     /// at the first win rather than listing them all).
     pub fn threat_win(&mut self, game: &Game, limits: Limits) -> Option<Action> {
         let start = Instant::now();
-        if game.is_over() || game.phase() != Phase::Playing || game.rules().players != 2 {
-            return None;
-        }
-        let mut search = Search {
-            b: Board::new(game),
-            tt: &mut self.tt,
-            style: self.style,
-            nodes: 0,
-            node_limit: limits.nodes,
-            deadline: start + limits.time,
-            stopped: false,
-            vcf_failed: HashMap::new(),
-        };
+        let mut search = Search::threats(&mut self.tt, self.style, game, limits, start)?;
         let me = search.b.to_move();
         let found = search
             .vcf_root(me, self.style.vcf_depth.max(8))
@@ -455,6 +425,33 @@ struct Search<'a> {
     stopped: bool,
     /// Positions (attacker to move) where the VCF search failed, with the depth it tried.
     vcf_failed: HashMap<u64, i32>,
+}
+
+impl<'a> Search<'a> {
+    /// The search the threat entry points (`vcf_wins`, `vct_wins`, `threat_win`) run, on the
+    /// whole of `limits`; `None` when `game` is not in normal two-player play, where they
+    /// answer nothing.
+    fn threats(
+        tt: &'a mut Table,
+        style: Style,
+        game: &Game,
+        limits: Limits,
+        start: Instant,
+    ) -> Option<Search<'a>> {
+        if game.is_over() || game.phase() != Phase::Playing || game.rules().players != 2 {
+            return None;
+        }
+        Some(Search {
+            b: Board::new(game),
+            tt,
+            style,
+            nodes: 0,
+            node_limit: limits.nodes,
+            deadline: start + limits.time,
+            stopped: false,
+            vcf_failed: HashMap::new(),
+        })
+    }
 }
 
 impl Search<'_> {
