@@ -275,6 +275,7 @@ fn first_move(game: GameId, point: &str) -> NewAction {
         finished: None,
         rename: None,
         owed: gomoku_bot::store::Owed::Nothing,
+        computer: false,
     }
 }
 
