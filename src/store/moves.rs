@@ -114,30 +114,19 @@ fn outcome_unknown() -> AppendError {
     })
 }
 
-/// Appends one move inside a transaction: the move log's row and the game row's new
-/// snapshot, refused as [`AppendError::Conflict`] when the ply was taken or the game ended.
+/// Appends one move inside a transaction: the game row's new snapshot, then the move log's
+/// row. Refused as [`AppendError::Conflict`], with nothing written, when the game row is no
+/// longer at the previous ply or the game ended.
+///
+/// The game row goes first because its conditional update refuses a conflict without an
+/// error: a batch of moves then needs no savepoint around each move (a failed statement
+/// would abort the whole transaction on PostgreSQL), see [`Store::append_all`].
 async fn append_in(
     tx: &mut Tx,
     boot: &Boot,
     holder: &JobHolder,
     action: &NewAction,
 ) -> Result<(), AppendError> {
-    let inserted = sqlx::query(
-        "INSERT INTO moves (game_id, ply, seat, action, played_at) VALUES ($1, $2, $3, $4, $5)",
-    )
-    .bind(action.game.0)
-    .bind(i64::from(action.ply))
-    .bind(i64::from(action.seat))
-    .bind(&action.token)
-    .bind(action.at.0)
-    .execute(&mut **tx)
-    .await;
-    match inserted {
-        Err(e) if is_unique_violation(&e) => return Err(AppendError::Conflict),
-        other => {
-            other.map_err(StorageError::from)?;
-        }
-    }
     let (status, result, winners, loser, finished_at) = match action.finished {
         None => ("active", None, None, None, None),
         Some(r) => (
@@ -174,6 +163,31 @@ async fn append_in(
     .map_err(StorageError::from)?;
     if updated.rows_affected() != 1 {
         return Err(AppendError::Conflict);
+    }
+    // Both rows change in every append's transaction, so a log row at this ply while the
+    // game row was at the previous one means the two disagree: not a conflict, a fault.
+    let inserted = sqlx::query(
+        "INSERT INTO moves (game_id, ply, seat, action, played_at) VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(action.game.0)
+    .bind(i64::from(action.ply))
+    .bind(i64::from(action.seat))
+    .bind(&action.token)
+    .bind(action.at.0)
+    .execute(&mut **tx)
+    .await;
+    match inserted {
+        Err(e) if is_unique_violation(&e) => {
+            return Err(AppendError::Storage(StorageError::corrupt(format!(
+                "game {}: ply {} is in the move log but the game's row was at ply {}",
+                action.game.0,
+                action.ply,
+                i64::from(action.ply) - 1
+            ))));
+        }
+        other => {
+            other.map_err(StorageError::from)?;
+        }
     }
     if let Some((guild, user)) = &action.rename {
         upsert_member(tx, *guild, user, action.at)
@@ -285,57 +299,88 @@ impl Store {
         }
     }
 
-    /// One transaction for all the moves; each in a savepoint, so that a move refused
-    /// (another writer's ply) leaves the others in.
+    /// One transaction for all the moves. A refused move (another writer's ply, a game that
+    /// ended) writes nothing and leaves the others in, with no savepoint: the game row's
+    /// conditional update refuses it before anything is written (see [`append_in`]). Only when
+    /// a move fails with an error, which on PostgreSQL aborts the whole transaction, does the
+    /// batch start again with each move in a savepoint of its own, so that the others still
+    /// go in. The savepoints cost two more round trips per move, which most batches never pay.
     async fn append_all(&self, actions: &[NewAction]) -> Vec<Result<(), AppendError>> {
         let mut tx = match self.begin_write().await {
             Ok(tx) => tx,
             Err(e) => return every_failed(actions.len(), e.into()),
         };
         let mut results = Vec::with_capacity(actions.len());
-        if actions.len() == 1 {
-            results.push(
-                append_in(
-                    &mut tx,
-                    &self.appends.boot,
-                    &self.appends.job_holder,
-                    &actions[0],
-                )
-                .await,
-            );
-        } else {
-            for action in actions {
-                let result = match sqlx::query("SAVEPOINT append").execute(&mut *tx).await {
-                    Ok(_) => {
-                        append_in(
-                            &mut tx,
-                            &self.appends.boot,
-                            &self.appends.job_holder,
-                            action,
-                        )
-                        .await
-                    }
-                    Err(e) => Err(StorageError::from(e).into()),
-                };
-                let undo = if result.is_ok() {
-                    Ok(())
-                } else {
-                    sqlx::query("ROLLBACK TO append")
-                        .execute(&mut *tx)
-                        .await
-                        .map(|_| ())
-                };
-                let released = match undo {
-                    Ok(()) => sqlx::query("RELEASE append").execute(&mut *tx).await,
-                    Err(e) => Err(e),
-                };
-                if let Err(e) = released {
-                    // The transaction is in doubt: give it up whole.
-                    return every_failed(actions.len(), e.into());
-                }
-                results.push(result);
+        for action in actions {
+            let result = append_in(
+                &mut tx,
+                &self.appends.boot,
+                &self.appends.job_holder,
+                action,
+            )
+            .await;
+            let failed = matches!(result, Err(AppendError::Storage(_)));
+            results.push(result);
+            if failed && actions.len() > 1 {
+                drop(tx);
+                return self.append_each_in_savepoints(actions).await;
             }
         }
+        self.commit_results(tx, results).await
+    }
+
+    /// [`Store::append_all`] with each move in a savepoint, so that a move that fails with an
+    /// error leaves the others in.
+    async fn append_each_in_savepoints(
+        &self,
+        actions: &[NewAction],
+    ) -> Vec<Result<(), AppendError>> {
+        let mut tx = match self.begin_write().await {
+            Ok(tx) => tx,
+            Err(e) => return every_failed(actions.len(), e.into()),
+        };
+        let mut results = Vec::with_capacity(actions.len());
+        for action in actions {
+            let result = match sqlx::query("SAVEPOINT append").execute(&mut *tx).await {
+                Ok(_) => {
+                    append_in(
+                        &mut tx,
+                        &self.appends.boot,
+                        &self.appends.job_holder,
+                        action,
+                    )
+                    .await
+                }
+                Err(e) => Err(StorageError::from(e).into()),
+            };
+            let undo = if result.is_ok() {
+                Ok(())
+            } else {
+                sqlx::query("ROLLBACK TO append")
+                    .execute(&mut *tx)
+                    .await
+                    .map(|_| ())
+            };
+            let released = match undo {
+                Ok(()) => sqlx::query("RELEASE append").execute(&mut *tx).await,
+                Err(e) => Err(e),
+            };
+            if let Err(e) = released {
+                // The transaction is in doubt: give it up whole.
+                return every_failed(actions.len(), e.into());
+            }
+            results.push(result);
+        }
+        self.commit_results(tx, results).await
+    }
+
+    /// Commits what a batch wrote, unless every move was refused: the moves' results, or the
+    /// commit's failure for each.
+    async fn commit_results(
+        &self,
+        tx: Tx,
+        results: Vec<Result<(), AppendError>>,
+    ) -> Vec<Result<(), AppendError>> {
         if results.iter().all(Result::is_err) {
             // Nothing to keep; dropping the transaction rolls it back.
             return results;
@@ -345,7 +390,7 @@ impl Store {
         metrics::db_commit("moves", committing.elapsed());
         match committed {
             Ok(()) => results,
-            Err(e) => every_failed(actions.len(), e.into()),
+            Err(e) => every_failed(results.len(), e.into()),
         }
     }
 }
