@@ -286,6 +286,16 @@ impl Store {
             Ok(tx) => tx,
             Err(e) => return every_failed(actions.len(), e.into()),
         };
+        // The ratings of every game this batch may end are locked first, all in one order,
+        // so that two lanes' batches never deadlock on them (see the function).
+        let ending: Vec<GameId> = actions
+            .iter()
+            .filter(|a| a.finished.is_some())
+            .map(|a| a.game)
+            .collect();
+        if let Err(e) = ratings::lock_ratings_of_endings(&mut tx, &ending).await {
+            return every_failed(actions.len(), e);
+        }
         let mut results = Vec::with_capacity(actions.len());
         if actions.len() == 1 {
             results.push(

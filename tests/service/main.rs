@@ -18,6 +18,7 @@ mod migrations;
 mod model;
 mod outbox_kinds;
 mod processes;
+mod rating_locks;
 mod ratings;
 mod social;
 mod tournaments;
