@@ -8,6 +8,7 @@ use sqlx::any::AnyPoolOptions;
 use sqlx::{Connection as _, Executor as _, Row as _};
 
 use super::moves::Appends;
+use super::notify::Notices;
 use super::{StorageError, StorageErrorKind, Store};
 
 /// The database used when none is configured: a file in the working directory.
@@ -247,6 +248,7 @@ async fn open_sqlite(options: &StoreOptions) -> Result<Store, StorageError> {
         writer,
         reader,
         appends: Arc::default(),
+        notices: None,
     })
 }
 
@@ -296,11 +298,19 @@ async fn open_postgres(options: &StoreOptions) -> Result<Store, StorageError> {
         pool.close().await;
         return Err(e.into());
     }
+    let schema = match Store::current_schema(&pool).await {
+        Ok(schema) => schema,
+        Err(e) => {
+            pool.close().await;
+            return Err(e);
+        }
+    };
     Ok(Store {
         backend: Backend::Postgres,
         writer: pool.clone(),
         reader: pool,
         appends: Arc::new(Appends::with_lanes(POSTGRES_LANES as usize)),
+        notices: Some(Arc::new(Notices::new(&options.url, &schema))),
     })
 }
 

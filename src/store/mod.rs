@@ -62,6 +62,7 @@ mod members;
 mod migrate;
 mod model;
 mod moves;
+mod notify;
 mod offers;
 mod ops;
 mod outbox;
@@ -89,6 +90,7 @@ pub use model::{
     UserInfo,
 };
 pub use moves::NewAction;
+pub use notify::{Change, Heard};
 pub use offers::{Offer, OfferId, OfferInsert, OfferKind, OfferStatus};
 pub use ops::{OpenCounts, PoolUse};
 pub use outbox::{OutboxEnd, OutboxKind, OutboxRow, Owed};
@@ -118,6 +120,8 @@ pub struct Store {
     reader: AnyPool,
     /// Moves waiting for the next group commit (see [`Store::append_action`]).
     appends: Arc<moves::Appends>,
+    /// PostgreSQL: where commits tell other processes what they changed (`notify`).
+    notices: Option<Arc<notify::Notices>>,
 }
 
 impl Store {

@@ -8,6 +8,7 @@ use super::engine_jobs::JobHolder;
 use super::model::{
     GameId, GameResult, GuildId, ResultReason, Timestamp, UserInfo, colours_to_mask,
 };
+use super::notify::{self, Change};
 use super::outbox::{Boot, Owed, owe_for_action};
 use super::{
     AppendError, StorageError, StorageErrorKind, Store, Tx, is_unique_violation, ratings,
@@ -343,6 +344,18 @@ impl Store {
         if results.iter().all(Result::is_err) {
             // Nothing to keep; dropping the transaction rolls it back.
             return results;
+        }
+        // One notice for the batch tells other processes which games moved (PostgreSQL).
+        let moved = Change::Games(
+            actions
+                .iter()
+                .zip(&results)
+                .filter(|(_, r)| r.is_ok())
+                .map(|(a, _)| a.game)
+                .collect(),
+        );
+        if let Err(e) = notify::notify_in(&mut tx, self.notices.as_deref(), &moved).await {
+            return every_failed(actions.len(), e.into());
         }
         let committing = std::time::Instant::now();
         let committed = tx.commit().await;

@@ -6,6 +6,7 @@
 #[path = "../support/test_db.rs"]
 mod test_db;
 
+mod changes;
 mod clocks;
 mod common;
 mod concurrency;
