@@ -67,6 +67,7 @@ mod offers;
 mod ops;
 mod outbox;
 mod outbox_notices;
+mod patience;
 pub mod ratings;
 mod reviews;
 mod rows;
@@ -95,6 +96,7 @@ pub use offers::{Offer, OfferId, OfferInsert, OfferKind, OfferStatus};
 pub use ops::{OpenCounts, PoolUse};
 pub use outbox::{OutboxEnd, OutboxKind, OutboxRow, Owed};
 pub use outbox_notices::{challenge_queue, queue_challenge, row_tournament, tournament_queue};
+pub use patience::{INTERACTION_WAIT, interactive};
 pub use ratings::{Family, Ranked, Rating, RatingChange, Scope, Unrated};
 pub use reviews::{ReviewClaim, RunningReview};
 pub use shards::{GuildShards, OutboxScope};
@@ -122,6 +124,8 @@ pub struct Store {
     appends: Arc<moves::Appends>,
     /// PostgreSQL: where commits tell other processes what they changed (`notify`).
     notices: Option<Arc<notify::Notices>>,
+    /// How long writes wait for locks, in background work and in interactions (`patience`).
+    waits: patience::Waits,
 }
 
 impl Store {
@@ -151,14 +155,9 @@ impl Store {
         }
     }
 
-    /// Begins a write transaction.
+    /// Begins a write transaction. Inside an interaction ([`interactive`]) it waits for
+    /// locks a shorter time (module `patience`).
     async fn begin_write(&self) -> Result<Tx, sqlx::Error> {
-        match self.backend {
-            // IMMEDIATE takes the write lock at once (waiting in the busy handler), so a
-            // transaction that reads before it writes can never fail half-way on a snapshot
-            // that another process has moved past.
-            Backend::Sqlite => self.writer.begin_with("BEGIN IMMEDIATE").await,
-            Backend::Postgres => self.writer.begin().await,
-        }
+        self.begin_write_until(self.give_up_at()).await
     }
 }

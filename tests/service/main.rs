@@ -18,6 +18,7 @@ mod migrate_store;
 mod migrations;
 mod model;
 mod outbox_kinds;
+mod patience;
 mod processes;
 mod rating_locks;
 mod ratings;
