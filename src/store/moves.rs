@@ -8,6 +8,7 @@ use super::engine_jobs::JobHolder;
 use super::model::{
     GameId, GameResult, GuildId, ResultReason, Timestamp, UserInfo, colours_to_mask,
 };
+use super::notify::{self, Change};
 use super::outbox::{Boot, Owed, owe_for_action};
 use super::{
     AppendError, StorageError, StorageErrorKind, Store, Tx, is_unique_violation, ratings,
@@ -43,11 +44,17 @@ pub struct NewAction {
     pub computer: bool,
 }
 
-/// A move waiting to be appended, and where its outcome goes.
+/// A move waiting to be appended: the move, when its caller gives up waiting (an
+/// interaction's, see `patience`), its number in the queue, and where its outcome goes.
 type PendingAppend = (
     NewAction,
+    Option<tokio::time::Instant>,
+    u64,
     tokio::sync::oneshot::Sender<Result<(), AppendError>>,
 );
+
+/// Numbers the queued moves (so that a caller can find its own to withdraw it).
+static QUEUED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The group commit of moves: callers queue their move in their game's lane, and whoever
 /// gets the lane's turn commits every move queued there in one transaction.
@@ -67,6 +74,16 @@ pub(crate) struct Appends {
 struct Lane {
     queue: Mutex<Vec<PendingAppend>>,
     turn: tokio::sync::Mutex<()>,
+}
+
+impl Lane {
+    /// Takes the move numbered `number` out of the queue: `false` if a commit took it.
+    fn withdraw(&self, number: u64) -> bool {
+        let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+        let queued = queue.len();
+        queue.retain(|pending| pending.2 != number);
+        queue.len() < queued
+    }
 }
 
 impl Default for Appends {
@@ -104,6 +121,15 @@ fn every_failed(n: usize, e: StorageError) -> Vec<Result<(), AppendError>> {
     (0..n)
         .map(|_| Err(AppendError::Storage(e.clone())))
         .collect()
+}
+
+/// The answer of a move given up before it was written: its caller waited as long as an
+/// interaction may (`patience`).
+fn gave_up() -> AppendError {
+    AppendError::Storage(StorageError {
+        kind: StorageErrorKind::Busy,
+        detail: "the database did not take the move in time".into(),
+    })
 }
 
 /// The answer of a move whose commit task died (a panic, or the runtime shutting down).
@@ -238,14 +264,30 @@ impl Store {
         // all, each still answered only once it is durable.
         let (reply, mut answer) = tokio::sync::oneshot::channel();
         let lane = self.appends.lane(action.game);
+        let give_up_at = self.give_up_at();
+        let number = QUEUED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         lane.queue
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .push((action.clone(), reply));
+            .push((action.clone(), give_up_at, number, reply));
+        let given_up = async {
+            match give_up_at {
+                Some(at) => tokio::time::sleep_until(at).await,
+                None => std::future::pending().await,
+            }
+        };
         let turn = tokio::select! {
             biased;
             done = &mut answer => return done.unwrap_or_else(|_| Err(outcome_unknown())),
             turn = lane.turn.lock() => turn,
+            () = given_up => {
+                // Still queued (the lane is held by a commit waiting for a lock): withdrawn,
+                // never written. Already taken by a commit: that commit answers.
+                if lane.withdraw(number) {
+                    return Err(gave_up());
+                }
+                return answer.await.unwrap_or_else(|_| Err(outcome_unknown()));
+            }
         };
         // The commit before this turn may have taken our move.
         if let Ok(done) = answer.try_recv() {
@@ -263,8 +305,23 @@ impl Store {
 
     /// Appends a batch of moves in one transaction and answers each.
     async fn commit_appends(self, batch: Vec<PendingAppend>) {
-        let (actions, replies): (Vec<NewAction>, Vec<_>) = batch.into_iter().unzip();
-        let results = self.append_all(&actions).await;
+        // Moves whose callers have stopped waiting are not written.
+        let now = tokio::time::Instant::now();
+        let (late, batch): (Vec<_>, Vec<_>) = batch
+            .into_iter()
+            .partition(|pending| pending.1.is_some_and(|at| at <= now));
+        for (_, _, _, reply) in late {
+            let _ = reply.send(Err(gave_up()));
+        }
+        if batch.is_empty() {
+            return;
+        }
+        let give_up_at = batch.iter().filter_map(|pending| pending.1).min();
+        let (actions, replies): (Vec<NewAction>, Vec<_>) = batch
+            .into_iter()
+            .map(|(action, _, _, reply)| (action, reply))
+            .unzip();
+        let results = self.append_all(&actions, give_up_at).await;
         let mut finished = Vec::new();
         let mut committed = 0;
         for ((reply, result), action) in replies.into_iter().zip(results).zip(&actions) {
@@ -305,10 +362,16 @@ impl Store {
     /// a move fails with an error, which on PostgreSQL aborts the whole transaction, does the
     /// batch start again with each move in a savepoint of its own, so that the others still
     /// go in. The savepoints cost two more round trips per move, which most batches never pay.
-    async fn append_all(&self, actions: &[NewAction]) -> Vec<Result<(), AppendError>> {
-        let mut tx = match self.begin_write().await {
+    /// Locks are waited for until `give_up_at` (the soonest of the batch's interactions), or
+    /// the store's `busy_timeout`; a batch that gave up waiting is not tried again.
+    async fn append_all(
+        &self,
+        actions: &[NewAction],
+        give_up_at: Option<tokio::time::Instant>,
+    ) -> Vec<Result<(), AppendError>> {
+        let mut tx = match self.begin_batch(actions, give_up_at).await {
             Ok(tx) => tx,
-            Err(e) => return every_failed(actions.len(), e.into()),
+            Err(failed) => return failed,
         };
         let mut results = Vec::with_capacity(actions.len());
         for action in actions {
@@ -319,14 +382,44 @@ impl Store {
                 action,
             )
             .await;
-            let failed = matches!(result, Err(AppendError::Storage(_)));
-            results.push(result);
-            if failed && actions.len() > 1 {
+            if let Err(AppendError::Storage(e)) = &result {
+                if actions.len() == 1 {
+                    results.push(result);
+                    break;
+                }
                 drop(tx);
-                return self.append_each_in_savepoints(actions).await;
+                if e.kind == StorageErrorKind::Busy {
+                    // A lock waited for in vain is most likely still held: trying the moves
+                    // again would wait as long again.
+                    return every_failed(actions.len(), e.clone());
+                }
+                return self.append_each_in_savepoints(actions, give_up_at).await;
             }
+            results.push(result);
         }
-        self.commit_results(tx, results).await
+        self.commit_results(tx, actions, results).await
+    }
+
+    /// Begins a batch's transaction and locks the ratings of every game it may end, all in
+    /// one order, so that two lanes' batches never deadlock on them (see the function).
+    async fn begin_batch(
+        &self,
+        actions: &[NewAction],
+        give_up_at: Option<tokio::time::Instant>,
+    ) -> Result<Tx, Vec<Result<(), AppendError>>> {
+        let mut tx = self
+            .begin_write_until(give_up_at)
+            .await
+            .map_err(|e| every_failed(actions.len(), e.into()))?;
+        let ending: Vec<GameId> = actions
+            .iter()
+            .filter(|a| a.finished.is_some())
+            .map(|a| a.game)
+            .collect();
+        ratings::lock_ratings_of_endings(&mut tx, &ending)
+            .await
+            .map_err(|e| every_failed(actions.len(), e))?;
+        Ok(tx)
     }
 
     /// [`Store::append_all`] with each move in a savepoint, so that a move that fails with an
@@ -334,13 +427,21 @@ impl Store {
     async fn append_each_in_savepoints(
         &self,
         actions: &[NewAction],
+        give_up_at: Option<tokio::time::Instant>,
     ) -> Vec<Result<(), AppendError>> {
-        let mut tx = match self.begin_write().await {
+        let mut tx = match self.begin_batch(actions, give_up_at).await {
             Ok(tx) => tx,
-            Err(e) => return every_failed(actions.len(), e.into()),
+            Err(failed) => return failed,
         };
         let mut results = Vec::with_capacity(actions.len());
+        // A lock waited for in vain is most likely still held: the moves after the first
+        // to give up are not tried (each would wait as long again), and answer the same.
+        let mut busy: Option<AppendError> = None;
         for action in actions {
+            if let Some(e) = &busy {
+                results.push(Err(e.clone()));
+                continue;
+            }
             let result = match sqlx::query("SAVEPOINT append").execute(&mut *tx).await {
                 Ok(_) => {
                     append_in(
@@ -369,21 +470,39 @@ impl Store {
                 // The transaction is in doubt: give it up whole.
                 return every_failed(actions.len(), e.into());
             }
+            if let Err(AppendError::Storage(e)) = &result
+                && e.kind == StorageErrorKind::Busy
+            {
+                busy = Some(AppendError::Storage(e.clone()));
+            }
             results.push(result);
         }
-        self.commit_results(tx, results).await
+        self.commit_results(tx, actions, results).await
     }
 
     /// Commits what a batch wrote, unless every move was refused: the moves' results, or the
     /// commit's failure for each.
     async fn commit_results(
         &self,
-        tx: Tx,
+        mut tx: Tx,
+        actions: &[NewAction],
         results: Vec<Result<(), AppendError>>,
     ) -> Vec<Result<(), AppendError>> {
         if results.iter().all(Result::is_err) {
             // Nothing to keep; dropping the transaction rolls it back.
             return results;
+        }
+        // One notice for the batch tells other processes which games moved (PostgreSQL).
+        let moved = Change::Games(
+            actions
+                .iter()
+                .zip(&results)
+                .filter(|(_, r)| r.is_ok())
+                .map(|(a, _)| a.game)
+                .collect(),
+        );
+        if let Err(e) = notify::notify_in(&mut tx, self.notices.as_deref(), &moved).await {
+            return every_failed(actions.len(), e.into());
         }
         let committing = std::time::Instant::now();
         let committed = tx.commit().await;
