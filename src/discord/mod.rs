@@ -510,7 +510,13 @@ async fn open_service(config: &Config) -> Result<Arc<Service>, Error> {
             source,
         })?;
     info!(database = %redact_url(&config.database.url), "database ready, migrations applied");
-    Ok(Arc::new(service))
+    let service = Arc::new(service);
+    // Other processes' commits drop what this one holds in memory (PostgreSQL). Without the
+    // listener nothing is wrong, only slower: a stale game is reloaded on a conflict.
+    if let Err(e) = service.follow_changes().await {
+        warn!(%e, "not listening for other processes' changes");
+    }
+    Ok(service)
 }
 
 /// Gives the outbox's poster (still running) a bounded time to send what the last actions owe

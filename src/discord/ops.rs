@@ -111,7 +111,10 @@ impl serenity::Framework for Instrumented {
             metrics::interaction(kind, name, Outcome::Restarting, received.elapsed());
             return;
         };
-        let ((), outcome) = metrics::tracked(self.inner.dispatch(ctx, event)).await;
+        // A member waits for the answer: writes give up waiting for locks in time for
+        // Discord's 3-second window (`store::interactive`).
+        let handling = crate::store::interactive(self.inner.dispatch(ctx, event));
+        let ((), outcome) = metrics::tracked(handling).await;
         metrics::interaction(kind, name, outcome, received.elapsed());
         drop(working);
     }

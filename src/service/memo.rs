@@ -3,7 +3,8 @@
 //!
 //! Writes through the service drop the entry, so within a process a cached value is never
 //! older than the database. Another process writing to the same database (DESIGN.md
-//! section 4b) is seen once the entry expires.
+//! section 4b) is seen once the entry expires, or on PostgreSQL once its notice arrives
+//! (`service::changes`).
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -70,6 +71,14 @@ impl<K: Eq + Hash + Copy, V: Clone> Memo<K, V> {
         let mut e = self.lock();
         e.writes += 1;
         e.map.remove(&key);
+    }
+
+    /// Forgets every value (another process may have changed any of them), as [`Memo::forget`]
+    /// does one.
+    pub fn clear(&self) {
+        let mut e = self.lock();
+        e.writes += 1;
+        e.map.clear();
     }
 
     fn insert(&self, e: &mut Entries<K, V>, key: K, value: V) {

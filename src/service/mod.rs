@@ -13,7 +13,8 @@
 //! - Positions are rebuilt from the move log with the rules core; the cache of loaded
 //!   games is only an optimisation and is rebuilt from the database after a restart.
 //! - Preferences and guild settings read from the database are reused for 10 seconds:
-//!   changes made through this service show at once, another process's within that time.
+//!   changes made through this service show at once, another process's within that time
+//!   (on PostgreSQL, as soon as its notice arrives: [`Service::follow_changes`]).
 //!
 //! # Seats
 //! Who sits where is drawn at random when a game starts (two-player challenges too: seat 1
@@ -38,6 +39,7 @@
 //! `src/service/offers.rs`.
 
 mod challenges;
+mod changes;
 mod clock;
 mod clocks;
 mod engine;

@@ -179,6 +179,9 @@ impl Store {
             )
             .await?;
         }
+        // The deadline moved: other processes drop their copy of the game (PostgreSQL).
+        let change = super::Change::Games(vec![game]);
+        super::notify::notify_in(&mut tx, self.notices.as_deref(), &change).await?;
         tx.commit().await?;
         Ok(true)
     }

@@ -8,6 +8,8 @@ use sqlx::any::AnyPoolOptions;
 use sqlx::{Connection as _, Executor as _, Row as _};
 
 use super::moves::Appends;
+use super::notify::Notices;
+use super::patience::Waits;
 use super::{StorageError, StorageErrorKind, Store};
 
 /// The database used when none is configured: a file in the working directory.
@@ -47,6 +49,10 @@ pub struct StoreOptions {
     /// How long a statement waits for another process's lock before failing with
     /// [`StorageErrorKind::Busy`].
     pub busy_timeout: Duration,
+    /// How long a write transaction begun while a member waits for an answer
+    /// ([`interactive`](super::interactive)) waits for locks, at most `busy_timeout`: Discord
+    /// shows an interaction not answered within 3 s as failed.
+    pub interaction_wait: Duration,
     /// Connections used for reads (writes use one connection: SQLite has one writer).
     pub readers: u32,
     /// Extra `PRAGMA`s run on every connection (for example `cache_size`).
@@ -59,6 +65,7 @@ impl Default for StoreOptions {
             url: DEFAULT_URL.to_string(),
             durability: Durability::Full,
             busy_timeout: Duration::from_secs(5),
+            interaction_wait: super::INTERACTION_WAIT,
             readers: 4,
             pragmas: Vec::new(),
         }
@@ -247,6 +254,8 @@ async fn open_sqlite(options: &StoreOptions) -> Result<Store, StorageError> {
         writer,
         reader,
         appends: Arc::default(),
+        notices: None,
+        waits: Waits::new(options.busy_timeout, options.interaction_wait),
     })
 }
 
@@ -296,11 +305,20 @@ async fn open_postgres(options: &StoreOptions) -> Result<Store, StorageError> {
         pool.close().await;
         return Err(e.into());
     }
+    let schema = match Store::current_schema(&pool).await {
+        Ok(schema) => schema,
+        Err(e) => {
+            pool.close().await;
+            return Err(e);
+        }
+    };
     Ok(Store {
         backend: Backend::Postgres,
         writer: pool.clone(),
         reader: pool,
         appends: Arc::new(Appends::with_lanes(POSTGRES_LANES as usize)),
+        notices: Some(Arc::new(Notices::new(&options.url, &schema))),
+        waits: Waits::new(options.busy_timeout, options.interaction_wait),
     })
 }
 

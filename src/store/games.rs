@@ -274,7 +274,11 @@ impl Store {
             .bind(id.0)
             .execute(&self.writer)
             .await?;
-        Ok(done.rows_affected() == 1)
+        let found = done.rows_affected() == 1;
+        if found {
+            self.notify_now(&super::Change::Games(vec![id])).await;
+        }
+        Ok(found)
     }
 
     /// Records the last board message posted for a game. `false` if there is no such game.
@@ -295,7 +299,11 @@ impl Store {
         .bind(id.0)
         .execute(&self.writer)
         .await?;
-        Ok(done.rows_affected() == 1)
+        let found = done.rows_affected() == 1;
+        if found {
+            self.notify_now(&super::Change::Games(vec![id])).await;
+        }
+        Ok(found)
     }
 
     /// A member's active games in a guild, with their seats (no move logs).

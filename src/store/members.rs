@@ -99,6 +99,7 @@ impl Store {
         .bind(settings.default_time.minutes_to_db())
         .execute(&self.writer)
         .await?;
+        self.notify_now(&super::Change::Guild(guild)).await;
         Ok(())
     }
 
@@ -157,6 +158,7 @@ impl Store {
         .bind(now.0)
         .execute(&self.writer)
         .await?;
+        self.notify_now(&super::Change::User(user)).await;
         Ok(())
     }
 

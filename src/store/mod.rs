@@ -62,10 +62,12 @@ mod members;
 mod migrate;
 mod model;
 mod moves;
+mod notify;
 mod offers;
 mod ops;
 mod outbox;
 mod outbox_notices;
+mod patience;
 pub mod ratings;
 mod reviews;
 mod rows;
@@ -89,10 +91,12 @@ pub use model::{
     UserInfo,
 };
 pub use moves::NewAction;
+pub use notify::{Change, Heard};
 pub use offers::{Offer, OfferId, OfferInsert, OfferKind, OfferStatus};
 pub use ops::{OpenCounts, PoolUse};
 pub use outbox::{OutboxEnd, OutboxKind, OutboxRow, Owed};
 pub use outbox_notices::{challenge_queue, queue_challenge, row_tournament, tournament_queue};
+pub use patience::{INTERACTION_WAIT, interactive};
 pub use ratings::{Family, Ranked, Rating, RatingChange, Scope, Unrated};
 pub use reviews::{ReviewClaim, RunningReview};
 pub use shards::{GuildShards, OutboxScope};
@@ -118,6 +122,10 @@ pub struct Store {
     reader: AnyPool,
     /// Moves waiting for the next group commit (see [`Store::append_action`]).
     appends: Arc<moves::Appends>,
+    /// PostgreSQL: where commits tell other processes what they changed (`notify`).
+    notices: Option<Arc<notify::Notices>>,
+    /// How long writes wait for locks, in background work and in interactions (`patience`).
+    waits: patience::Waits,
 }
 
 impl Store {
@@ -147,14 +155,9 @@ impl Store {
         }
     }
 
-    /// Begins a write transaction.
+    /// Begins a write transaction. Inside an interaction ([`interactive`]) it waits for
+    /// locks a shorter time (module `patience`).
     async fn begin_write(&self) -> Result<Tx, sqlx::Error> {
-        match self.backend {
-            // IMMEDIATE takes the write lock at once (waiting in the busy handler), so a
-            // transaction that reads before it writes can never fail half-way on a snapshot
-            // that another process has moved past.
-            Backend::Sqlite => self.writer.begin_with("BEGIN IMMEDIATE").await,
-            Backend::Postgres => self.writer.begin().await,
-        }
+        self.begin_write_until(self.give_up_at()).await
     }
 }

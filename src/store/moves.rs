@@ -8,6 +8,7 @@ use super::engine_jobs::JobHolder;
 use super::model::{
     GameId, GameResult, GuildId, ResultReason, Timestamp, UserInfo, colours_to_mask,
 };
+use super::notify::{self, Change};
 use super::outbox::{Boot, Owed, owe_for_action};
 use super::{
     AppendError, StorageError, StorageErrorKind, Store, Tx, is_unique_violation, ratings,
@@ -39,11 +40,17 @@ pub struct NewAction {
     pub owed: Owed,
 }
 
-/// A move waiting to be appended, and where its outcome goes.
+/// A move waiting to be appended: the move, when its caller gives up waiting (an
+/// interaction's, see `patience`), its number in the queue, and where its outcome goes.
 type PendingAppend = (
     NewAction,
+    Option<tokio::time::Instant>,
+    u64,
     tokio::sync::oneshot::Sender<Result<(), AppendError>>,
 );
+
+/// Numbers the queued moves (so that a caller can find its own to withdraw it).
+static QUEUED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The group commit of moves: callers queue their move in their game's lane, and whoever
 /// gets the lane's turn commits every move queued there in one transaction.
@@ -63,6 +70,16 @@ pub(crate) struct Appends {
 struct Lane {
     queue: Mutex<Vec<PendingAppend>>,
     turn: tokio::sync::Mutex<()>,
+}
+
+impl Lane {
+    /// Takes the move numbered `number` out of the queue: `false` if a commit took it.
+    fn withdraw(&self, number: u64) -> bool {
+        let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+        let queued = queue.len();
+        queue.retain(|pending| pending.2 != number);
+        queue.len() < queued
+    }
 }
 
 impl Default for Appends {
@@ -100,6 +117,15 @@ fn every_failed(n: usize, e: StorageError) -> Vec<Result<(), AppendError>> {
     (0..n)
         .map(|_| Err(AppendError::Storage(e.clone())))
         .collect()
+}
+
+/// The answer of a move given up before it was written: its caller waited as long as an
+/// interaction may (`patience`).
+fn gave_up() -> AppendError {
+    AppendError::Storage(StorageError {
+        kind: StorageErrorKind::Busy,
+        detail: "the database did not take the move in time".into(),
+    })
 }
 
 /// The answer of a move whose commit task died (a panic, or the runtime shutting down).
@@ -218,14 +244,30 @@ impl Store {
         // all, each still answered only once it is durable.
         let (reply, mut answer) = tokio::sync::oneshot::channel();
         let lane = self.appends.lane(action.game);
+        let give_up_at = self.give_up_at();
+        let number = QUEUED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         lane.queue
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .push((action.clone(), reply));
+            .push((action.clone(), give_up_at, number, reply));
+        let given_up = async {
+            match give_up_at {
+                Some(at) => tokio::time::sleep_until(at).await,
+                None => std::future::pending().await,
+            }
+        };
         let turn = tokio::select! {
             biased;
             done = &mut answer => return done.unwrap_or_else(|_| Err(outcome_unknown())),
             turn = lane.turn.lock() => turn,
+            () = given_up => {
+                // Still queued (the lane is held by a commit waiting for a lock): withdrawn,
+                // never written. Already taken by a commit: that commit answers.
+                if lane.withdraw(number) {
+                    return Err(gave_up());
+                }
+                return answer.await.unwrap_or_else(|_| Err(outcome_unknown()));
+            }
         };
         // The commit before this turn may have taken our move.
         if let Ok(done) = answer.try_recv() {
@@ -243,8 +285,23 @@ impl Store {
 
     /// Appends a batch of moves in one transaction and answers each.
     async fn commit_appends(self, batch: Vec<PendingAppend>) {
-        let (actions, replies): (Vec<NewAction>, Vec<_>) = batch.into_iter().unzip();
-        let results = self.append_all(&actions).await;
+        // Moves whose callers have stopped waiting are not written.
+        let now = tokio::time::Instant::now();
+        let (late, batch): (Vec<_>, Vec<_>) = batch
+            .into_iter()
+            .partition(|pending| pending.1.is_some_and(|at| at <= now));
+        for (_, _, _, reply) in late {
+            let _ = reply.send(Err(gave_up()));
+        }
+        if batch.is_empty() {
+            return;
+        }
+        let give_up_at = batch.iter().filter_map(|pending| pending.1).min();
+        let (actions, replies): (Vec<NewAction>, Vec<_>) = batch
+            .into_iter()
+            .map(|(action, _, _, reply)| (action, reply))
+            .unzip();
+        let results = self.append_all(&actions, give_up_at).await;
         let mut finished = Vec::new();
         let mut committed = 0;
         for ((reply, result), action) in replies.into_iter().zip(results).zip(&actions) {
@@ -280,12 +337,27 @@ impl Store {
     }
 
     /// One transaction for all the moves; each in a savepoint, so that a move refused
-    /// (another writer's ply) leaves the others in.
-    async fn append_all(&self, actions: &[NewAction]) -> Vec<Result<(), AppendError>> {
-        let mut tx = match self.begin_write().await {
+    /// (another writer's ply) leaves the others in. Locks are waited for until `give_up_at`
+    /// (the soonest of the batch's interactions), or the store's `busy_timeout`.
+    async fn append_all(
+        &self,
+        actions: &[NewAction],
+        give_up_at: Option<tokio::time::Instant>,
+    ) -> Vec<Result<(), AppendError>> {
+        let mut tx = match self.begin_write_until(give_up_at).await {
             Ok(tx) => tx,
             Err(e) => return every_failed(actions.len(), e.into()),
         };
+        // The ratings of every game this batch may end are locked first, all in one order,
+        // so that two lanes' batches never deadlock on them (see the function).
+        let ending: Vec<GameId> = actions
+            .iter()
+            .filter(|a| a.finished.is_some())
+            .map(|a| a.game)
+            .collect();
+        if let Err(e) = ratings::lock_ratings_of_endings(&mut tx, &ending).await {
+            return every_failed(actions.len(), e);
+        }
         let mut results = Vec::with_capacity(actions.len());
         if actions.len() == 1 {
             results.push(
@@ -298,7 +370,14 @@ impl Store {
                 .await,
             );
         } else {
+            // A lock waited for in vain is most likely still held: the moves after the first
+            // to give up are not tried (each would wait as long again), and answer the same.
+            let mut busy: Option<AppendError> = None;
             for action in actions {
+                if let Some(e) = &busy {
+                    results.push(Err(e.clone()));
+                    continue;
+                }
                 let result = match sqlx::query("SAVEPOINT append").execute(&mut *tx).await {
                     Ok(_) => {
                         append_in(
@@ -327,12 +406,29 @@ impl Store {
                     // The transaction is in doubt: give it up whole.
                     return every_failed(actions.len(), e.into());
                 }
+                if let Err(AppendError::Storage(e)) = &result
+                    && e.kind == StorageErrorKind::Busy
+                {
+                    busy = Some(AppendError::Storage(e.clone()));
+                }
                 results.push(result);
             }
         }
         if results.iter().all(Result::is_err) {
             // Nothing to keep; dropping the transaction rolls it back.
             return results;
+        }
+        // One notice for the batch tells other processes which games moved (PostgreSQL).
+        let moved = Change::Games(
+            actions
+                .iter()
+                .zip(&results)
+                .filter(|(_, r)| r.is_ok())
+                .map(|(a, _)| a.game)
+                .collect(),
+        );
+        if let Err(e) = notify::notify_in(&mut tx, self.notices.as_deref(), &moved).await {
+            return every_failed(actions.len(), e.into());
         }
         let committing = std::time::Instant::now();
         let committed = tx.commit().await;

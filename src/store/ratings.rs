@@ -353,24 +353,48 @@ fn rating_from(row: &Row) -> Result<Rating, StorageError> {
 const RATING_COLUMNS: &str =
     "r.family, r.rating, r.deviation, r.volatility, r.games, r.wins, r.losses, r.draws";
 
-/// On PostgreSQL, locks the two players' ratings of `family` until the transaction ends:
-/// two games ending at once in two processes would otherwise both read a player's old
-/// rating and one update would be lost. (SQLite has one writer at a time.) The locks are
-/// advisory, so they hold for ratings not written yet, and taken in one order, so two
-/// transactions never wait for each other in a circle.
-async fn lock_ratings(
+/// On PostgreSQL, locks the ratings of the players of every game in `ending` until the
+/// transaction ends: two games ending at once in two transactions would otherwise both read
+/// a player's old rating and one update would be lost. (SQLite has one writer at a time.)
+///
+/// The locks are advisory, so they hold for ratings not written yet. They are taken for all
+/// of a transaction's endings at once, before anything else in it, and in one order (by
+/// key): a group commit ends several games in one transaction, and taking each game's locks
+/// as its move came up would let two lanes' transactions (or two processes') each hold one
+/// game's players and wait for the other's, which PostgreSQL ends as a deadlock, a "busy"
+/// refusal of a move that did nothing wrong. Sorted, and with no other lock held yet, no
+/// transaction waits for a lock while holding one another wants.
+pub(super) async fn lock_ratings_of_endings(
     tx: &mut Tx,
-    guild: GuildId,
-    family: Family,
-    players: [UserId; 2],
-) -> Result<(), sqlx::Error> {
-    if (**tx).backend_name() != "PostgreSQL" {
+    ending: &[GameId],
+) -> Result<(), StorageError> {
+    if ending.is_empty() || (**tx).backend_name() != "PostgreSQL" {
         return Ok(());
     }
-    let mut keys: Vec<i64> = [Scope::Server(guild), Scope::Global]
-        .into_iter()
-        .flat_map(|scope| players.map(|user| rating_lock_key(scope, family, user)))
-        .collect();
+    let mut keys = Vec::new();
+    for game in ending {
+        let rows = sqlx::query(
+            "SELECT g.guild_id, g.rules, g.rated, s.user_id FROM games g \
+             JOIN game_seats s ON s.game_id = g.game_id WHERE g.game_id = $1",
+        )
+        .bind(game.0)
+        .fetch_all(&mut **tx)
+        .await?;
+        let Some(first) = rows.first() else { continue };
+        // Only two-player rated games change ratings (`rate_finished_game` decides the rest
+        // and may lock nothing more).
+        if !flag(first, "rated")? || rows.len() != 2 {
+            continue;
+        }
+        let guild = GuildId::from_db(first.try_get("guild_id")?);
+        let family = Family::of(&rules_from(first.try_get("rules")?)?);
+        for row in &rows {
+            let user = UserId::from_db(row.try_get("user_id")?);
+            for scope in [Scope::Server(guild), Scope::Global] {
+                keys.push(rating_lock_key(scope, family, user));
+            }
+        }
+    }
     keys.sort_unstable();
     keys.dedup();
     for key in keys {
@@ -468,7 +492,8 @@ fn finite(r: &Glicko2Rating) -> bool {
 
 /// Inside the transaction that finishes `game` (with `winners`): updates its players'
 /// ratings if the game is rated (see the module documentation), and records the change.
-/// Returns why not, when it is not.
+/// Returns why not, when it is not. The transaction must have taken the ratings' locks with
+/// [`lock_ratings_of_endings`] first.
 pub(super) async fn rate_finished_game(
     tx: &mut Tx,
     game: GameId,
@@ -520,7 +545,6 @@ pub(super) async fn rate_finished_game(
     };
     let [one, two] = outcome.players;
     let family = outcome.family;
-    lock_ratings(tx, guild, family, [one, two]).await?;
     let mut before = Vec::new();
     let mut after = Vec::new();
     for scope in [Scope::Server(guild), Scope::Global] {

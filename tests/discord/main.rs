@@ -18,6 +18,7 @@ mod names;
 mod ops;
 mod outbox;
 mod outbox_notices;
+mod patience;
 mod picker;
 mod ratings;
 mod renju;

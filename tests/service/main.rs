@@ -6,6 +6,7 @@
 #[path = "../support/test_db.rs"]
 mod test_db;
 
+mod changes;
 mod clocks;
 mod common;
 mod concurrency;
@@ -17,7 +18,9 @@ mod migrate_store;
 mod migrations;
 mod model;
 mod outbox_kinds;
+mod patience;
 mod processes;
+mod rating_locks;
 mod ratings;
 mod social;
 mod tournaments;
