@@ -112,10 +112,11 @@ enum Command {
         /// An option as key=value (repeatable), e.g. --set size=13.
         #[arg(long = "set", value_name = "KEY=VALUE")]
         set: Vec<String>,
-        /// Side A, as level=N, or pbrain=COMMAND for an external Gomocup engine.
+        /// Side A, as level=N, level=N,key=value… (a level with its style changed, for A/B
+        /// tests), or pbrain=COMMAND for an external Gomocup engine.
         #[arg(long, value_name = "level=N")]
         a: String,
-        /// Side B, as level=N, or pbrain=COMMAND for an external Gomocup engine.
+        /// Side B, written as side A.
         #[arg(long, value_name = "level=N")]
         b: String,
         /// An external (pbrain=…) side's time per move in milliseconds (INFO timeout_turn).
@@ -290,34 +291,22 @@ fn main() -> ExitCode {
             records,
             pbrain_turn_ms,
         } => {
-            use gomoku_bot::engine::arena;
-            let turn = std::time::Duration::from_millis(pbrain_turn_ms);
-            let rules = match cli::rule_set(&rules, &set) {
-                Ok(r) => r,
-                Err(e) => return usage_error(e),
-            };
-            let (a, b) = match (arena::parse_side(&a, turn), arena::parse_side(&b, turn)) {
-                (Ok(a), Ok(b)) => (a, b),
-                (Err(e), _) | (_, Err(e)) => return usage_error(e),
-            };
-            let config = arena::ArenaConfig {
+            let args = gomoku_bot::engine::arena::ArenaArgs {
                 rules,
+                set,
                 a,
                 b,
+                pbrain_turn_ms,
                 games,
                 threads,
                 budget_scale,
                 seed,
                 opening_stones,
+                records,
             };
-            match arena::run(&config) {
-                Ok(result) => {
-                    println!("{result}");
-                    if records {
-                        for (k, a_seat, moves) in &result.records {
-                            println!("game {k} (A is seat {a_seat}): {moves}");
-                        }
-                    }
+            match args.run() {
+                Ok(report) => {
+                    println!("{report}");
                     ExitCode::SUCCESS
                 }
                 Err(e) => usage_error(e),

@@ -297,14 +297,13 @@ impl Poster {
             OutboxKind::Tournament => return self.tournament_round(row).await,
             _ => {}
         }
-        let view = match self.service.game_at(row.game, row.ply).await {
+        let (view, current) = match self.service.game_at(row.game, row.ply).await {
             Ok(Some(v)) => v,
             Ok(None) => return Ok(OutboxEnd::Stale),
             Err(e) => {
                 return Err(read_failure(row.attempts, "reading the game", e));
             }
         };
-        let current = self.service.store().game_ply(row.game).await.ok().flatten() == Some(row.ply);
         match row.kind {
             OutboxKind::Board => self.board(row, note, view, current).await,
             OutboxKind::Start => self.start(row, note, view, current).await,

@@ -54,7 +54,7 @@ impl Poster {
         }
         // The game as it is now (the offers' authors are named from its seats).
         let view = match self.service.game_at(row.game, u32::MAX).await {
-            Ok(Some(v)) => v,
+            Ok(Some((v, _))) => v,
             Ok(None) => return Ok(OutboxEnd::Stale),
             Err(e) => return Err(retry(format!("reading the game: {e}"))),
         };

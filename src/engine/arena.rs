@@ -15,14 +15,27 @@ use rand::{Rng, SeedableRng};
 use thiserror::Error;
 
 use super::pbrain::client::PbrainClient;
-use super::{Engine, Level, Player};
+use super::{Engine, Level, Player, Style};
 use crate::rules::{Action, Game, Phase, Point, RuleSet, Status};
 
+mod args;
+pub use args::ArenaArgs;
+
 /// One side of a match: an engine level, or an external Gomocup engine over pbrain.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Side {
     /// Our engine at a level, with the level's budget.
     Level(Level),
+    /// Our engine at a level's budget with some of its style changed (A/B tests of a search
+    /// feature: `level=5,guard=8` is level 5 with the threat guard on); `text` as written.
+    Tuned {
+        /// The level whose budget and style it starts from.
+        level: Level,
+        /// The style it plays with.
+        style: Style,
+        /// The side as written.
+        text: String,
+    },
     /// An external pbrain engine: the command that starts it, and its turn limit.
     Pbrain {
         /// Program and arguments, split on whitespace.
@@ -37,7 +50,7 @@ impl Side {
     /// external engine's turn limit as given (the scale is for our levels).
     pub fn budget(&self, scale: f64) -> Duration {
         match self {
-            Side::Level(l) => l.budget().mul_f64(scale),
+            Side::Level(l) | Side::Tuned { level: l, .. } => l.budget().mul_f64(scale),
             Side::Pbrain { turn, .. } => *turn,
         }
     }
@@ -45,6 +58,9 @@ impl Side {
     fn player(&self, seed: u64) -> Result<Box<dyn Player>, String> {
         match self {
             Side::Level(l) => Ok(Box::new(Engine::seeded(*l, seed))),
+            Side::Tuned { level, style, .. } => {
+                Ok(Box::new(Engine::with_style(*level, *style, seed)))
+            }
             Side::Pbrain { command, .. } => PbrainClient::spawn(command)
                 .map(|c| Box::new(c) as Box<dyn Player>)
                 .map_err(|e| e.to_string()),
@@ -56,6 +72,7 @@ impl fmt::Display for Side {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Side::Level(l) => write!(f, "level {l}"),
+            Side::Tuned { text, .. } => write!(f, "{text}"),
             Side::Pbrain { command, .. } => write!(f, "pbrain `{command}`"),
         }
     }
@@ -88,8 +105,10 @@ pub enum ArenaError {
     /// The engine plays two-player games only.
     #[error("the arena plays two-player rule sets only (players={0})")]
     NotTwoPlayers(u8),
-    /// A side is not written `level=N` (or `N`, or `pbrain=COMMAND`).
-    #[error("`{0}` is not a side: write level=N with N from 1 to 6, or pbrain=COMMAND")]
+    /// A side is not written `level=N` (or `N`, or `level=N,key=value…`, or `pbrain=COMMAND`).
+    #[error(
+        "`{0}` is not a side: write level=N with N from 1 to 6 (style changes as level=N,key=value), or pbrain=COMMAND"
+    )]
     BadSide(String),
     /// An external engine could not be started or did not answer `ABOUT`.
     #[error("{0}")]
@@ -115,10 +134,32 @@ pub fn parse_side(text: &str, turn: Duration) -> Result<Side, ArenaError> {
             turn,
         });
     }
-    let n = t.strip_prefix("level=").unwrap_or(t);
-    n.parse::<Level>()
-        .map(Side::Level)
-        .map_err(|_| ArenaError::BadSide(text.to_string()))
+    let mut parts = t.split(',');
+    let n = parts.next().unwrap_or_default();
+    let n = n.strip_prefix("level=").unwrap_or(n);
+    let level = n
+        .parse::<Level>()
+        .map_err(|_| ArenaError::BadSide(text.to_string()))?;
+    let mut style = Style::for_level(level);
+    let mut tuned = false;
+    for kv in parts {
+        let (key, value) = kv
+            .split_once('=')
+            .ok_or_else(|| ArenaError::BadSide(text.to_string()))?;
+        style
+            .set(key.trim(), value.trim())
+            .map_err(|_| ArenaError::BadSide(text.to_string()))?;
+        tuned = true;
+    }
+    Ok(if tuned {
+        Side::Tuned {
+            level,
+            style,
+            text: t.to_string(),
+        }
+    } else {
+        Side::Level(level)
+    })
 }
 
 /// Timing of one side's moves.
@@ -332,13 +373,33 @@ pub fn run(config: &ArenaConfig) -> Result<ArenaResult, ArenaError> {
                     ));
                     // A poisoned lock means another game thread panicked; keep counting anyway.
                     let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
-                    match outcome {
-                        Outcome::Win => t.0 += 1,
-                        Outcome::Draw => t.1 += 1,
-                        Outcome::Loss => t.2 += 1,
-                    }
+                    let word = match outcome {
+                        Outcome::Win => {
+                            t.0 += 1;
+                            "A won"
+                        }
+                        Outcome::Draw => {
+                            t.1 += 1;
+                            "drawn"
+                        }
+                        Outcome::Loss => {
+                            t.2 += 1;
+                            "B won"
+                        }
+                    };
                     t.3.add(&a);
                     t.4.add(&b);
+                    // Progress on stderr, so a long match that is stopped early still tells
+                    // what it played (stdout keeps the final report alone).
+                    eprintln!(
+                        "arena: game {k} {word} ({} played, A {}-{}-{}, worst time/budget A {:.3} B {:.3})",
+                        t.0 + t.1 + t.2,
+                        t.0,
+                        t.1,
+                        t.2,
+                        t.3.worst_ratio,
+                        t.4.worst_ratio
+                    );
                 }
             });
         }

@@ -362,6 +362,7 @@ impl Service {
             }),
             rename: None,
             owed: Owed::Timeout,
+            computer: loaded.meta.against_computer,
         };
         match self.store.append_action(&new).await {
             Ok(()) => {}
@@ -411,6 +412,7 @@ impl Service {
             finished,
             rename: None,
             owed: Owed::Timeout,
+            computer: loaded.meta.against_computer,
         };
         match self.store.append_action(&new).await {
             Ok(()) => {}

@@ -213,6 +213,7 @@ impl Service {
             finished,
             rename,
             owed: Owed::board_for(actor.owes_posts && self.outbox_on(), actor.reply.clone()),
+            computer: loaded.meta.against_computer,
         };
         if let Err(e) = self.store.append_action(&new).await {
             loaded.game.undo();

@@ -181,6 +181,7 @@ fn take_back(
         finished: None,
         rename,
         owed,
+        computer: loaded.meta.against_computer,
     };
     (new, taken_back)
 }
@@ -522,6 +523,7 @@ impl Service {
                 }),
                 rename,
                 owed: Owed::board_for(actor.owes_posts && self.outbox_on(), None),
+                computer: loaded.meta.against_computer,
             },
         };
         if let Err(e) = self.store.append_action(&new).await {

@@ -272,14 +272,21 @@ impl Service {
 
     /// The game as it was right after `ply`: the game itself when it is still there, else
     /// (it moved on) the game with the later stones taken back, still in play. `None` when the
-    /// position cannot be rebuilt (a take-back since), and the row's board is moot.
+    /// position cannot be rebuilt (a take-back since), and the row's board is moot. With it,
+    /// whether `ply` is still the game's ply: the view was checked against the stored ply just
+    /// now, so the caller needs no second read for that.
     ///
     /// # Errors
     /// [`ServiceError::NoSuchGame`], [`ServiceError::Storage`].
-    pub async fn game_at(&self, game: GameId, ply: u32) -> Result<Option<GameView>, ServiceError> {
+    pub async fn game_at(
+        &self,
+        game: GameId,
+        ply: u32,
+    ) -> Result<Option<(GameView, bool)>, ServiceError> {
         let mut view = self.view_of(game).await?;
         if view.ply <= ply {
-            return Ok(Some(view));
+            let current = view.ply == ply;
+            return Ok(Some((view, current)));
         }
         let mut back = (view.ply - ply) as usize;
         // A game ended by a row outside the rules' record (resignation, loss on time, agreed
@@ -305,6 +312,6 @@ impl Service {
         view.ply = ply;
         view.status = GameStatus::Active;
         view.deadline = None;
-        Ok(Some(view))
+        Ok(Some((view, false)))
     }
 }

@@ -72,6 +72,7 @@ impl Service {
             }),
             rename,
             owed: Owed::board_for(actor.owes_posts && self.outbox_on(), actor.reply.clone()),
+            computer: loaded.meta.against_computer,
         };
         match self.store.append_action(&new).await {
             Ok(()) => {}

@@ -38,6 +38,10 @@ pub struct NewAction {
     pub rename: Option<(GuildId, UserInfo)>,
     /// What the action owes Discord, written to the outbox in the same transaction.
     pub owed: Owed,
+    /// Whether the game has a computer seat. Only then can it owe or hold engine jobs, so only
+    /// then are they brought up to date in the transaction: two statements fewer on every
+    /// other game's move, the commit path's busiest case.
+    pub computer: bool,
 }
 
 /// A move waiting to be appended: the move, when its caller gives up waiting (an
@@ -136,30 +140,19 @@ fn outcome_unknown() -> AppendError {
     })
 }
 
-/// Appends one move inside a transaction: the move log's row and the game row's new
-/// snapshot, refused as [`AppendError::Conflict`] when the ply was taken or the game ended.
+/// Appends one move inside a transaction: the game row's new snapshot, then the move log's
+/// row. Refused as [`AppendError::Conflict`], with nothing written, when the game row is no
+/// longer at the previous ply or the game ended.
+///
+/// The game row goes first because its conditional update refuses a conflict without an
+/// error: a batch of moves then needs no savepoint around each move (a failed statement
+/// would abort the whole transaction on PostgreSQL), see [`Store::append_all`].
 async fn append_in(
     tx: &mut Tx,
     boot: &Boot,
     holder: &JobHolder,
     action: &NewAction,
 ) -> Result<(), AppendError> {
-    let inserted = sqlx::query(
-        "INSERT INTO moves (game_id, ply, seat, action, played_at) VALUES ($1, $2, $3, $4, $5)",
-    )
-    .bind(action.game.0)
-    .bind(i64::from(action.ply))
-    .bind(i64::from(action.seat))
-    .bind(&action.token)
-    .bind(action.at.0)
-    .execute(&mut **tx)
-    .await;
-    match inserted {
-        Err(e) if is_unique_violation(&e) => return Err(AppendError::Conflict),
-        other => {
-            other.map_err(StorageError::from)?;
-        }
-    }
     let (status, result, winners, loser, finished_at) = match action.finished {
         None => ("active", None, None, None, None),
         Some(r) => (
@@ -197,6 +190,31 @@ async fn append_in(
     if updated.rows_affected() != 1 {
         return Err(AppendError::Conflict);
     }
+    // Both rows change in every append's transaction, so a log row at this ply while the
+    // game row was at the previous one means the two disagree: not a conflict, a fault.
+    let inserted = sqlx::query(
+        "INSERT INTO moves (game_id, ply, seat, action, played_at) VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(action.game.0)
+    .bind(i64::from(action.ply))
+    .bind(i64::from(action.seat))
+    .bind(&action.token)
+    .bind(action.at.0)
+    .execute(&mut **tx)
+    .await;
+    match inserted {
+        Err(e) if is_unique_violation(&e) => {
+            return Err(AppendError::Storage(StorageError::corrupt(format!(
+                "game {}: ply {} is in the move log but the game's row was at ply {}",
+                action.game.0,
+                action.ply,
+                i64::from(action.ply) - 1
+            ))));
+        }
+        other => {
+            other.map_err(StorageError::from)?;
+        }
+    }
     if let Some((guild, user)) = &action.rename {
         upsert_member(tx, *guild, user, action.at)
             .await
@@ -215,7 +233,9 @@ async fn append_in(
     .await?;
     // The move the computer owes after this action (and the end of the job this action
     // answered, when the engine played it) is in the same transaction (issue 11).
-    super::engine_jobs::owe_engine_job(tx, action.game, action.at, holder).await?;
+    if action.computer {
+        super::engine_jobs::owe_engine_job(tx, action.game, action.at, holder).await?;
+    }
     // Every way a game ends passes here: ratings change in the same transaction (and the
     // same savepoint, when moves are committed in a batch).
     if let Some(result) = action.finished {
@@ -336,84 +356,138 @@ impl Store {
         }
     }
 
-    /// One transaction for all the moves; each in a savepoint, so that a move refused
-    /// (another writer's ply) leaves the others in. Locks are waited for until `give_up_at`
-    /// (the soonest of the batch's interactions), or the store's `busy_timeout`.
+    /// One transaction for all the moves. A refused move (another writer's ply, a game that
+    /// ended) writes nothing and leaves the others in, with no savepoint: the game row's
+    /// conditional update refuses it before anything is written (see [`append_in`]). Only when
+    /// a move fails with an error, which on PostgreSQL aborts the whole transaction, does the
+    /// batch start again with each move in a savepoint of its own, so that the others still
+    /// go in. The savepoints cost two more round trips per move, which most batches never pay.
+    /// Locks are waited for until `give_up_at` (the soonest of the batch's interactions), or
+    /// the store's `busy_timeout`; a batch that gave up waiting is not tried again.
     async fn append_all(
         &self,
         actions: &[NewAction],
         give_up_at: Option<tokio::time::Instant>,
     ) -> Vec<Result<(), AppendError>> {
-        let mut tx = match self.begin_write_until(give_up_at).await {
+        let mut tx = match self.begin_batch(actions, give_up_at).await {
             Ok(tx) => tx,
-            Err(e) => return every_failed(actions.len(), e.into()),
+            Err(failed) => return failed,
         };
-        // The ratings of every game this batch may end are locked first, all in one order,
-        // so that two lanes' batches never deadlock on them (see the function).
+        let mut results = Vec::with_capacity(actions.len());
+        for action in actions {
+            let result = append_in(
+                &mut tx,
+                &self.appends.boot,
+                &self.appends.job_holder,
+                action,
+            )
+            .await;
+            if let Err(AppendError::Storage(e)) = &result {
+                if actions.len() == 1 {
+                    results.push(result);
+                    break;
+                }
+                drop(tx);
+                if e.kind == StorageErrorKind::Busy {
+                    // A lock waited for in vain is most likely still held: trying the moves
+                    // again would wait as long again.
+                    return every_failed(actions.len(), e.clone());
+                }
+                return self.append_each_in_savepoints(actions, give_up_at).await;
+            }
+            results.push(result);
+        }
+        self.commit_results(tx, actions, results).await
+    }
+
+    /// Begins a batch's transaction and locks the ratings of every game it may end, all in
+    /// one order, so that two lanes' batches never deadlock on them (see the function).
+    async fn begin_batch(
+        &self,
+        actions: &[NewAction],
+        give_up_at: Option<tokio::time::Instant>,
+    ) -> Result<Tx, Vec<Result<(), AppendError>>> {
+        let mut tx = self
+            .begin_write_until(give_up_at)
+            .await
+            .map_err(|e| every_failed(actions.len(), e.into()))?;
         let ending: Vec<GameId> = actions
             .iter()
             .filter(|a| a.finished.is_some())
             .map(|a| a.game)
             .collect();
-        if let Err(e) = ratings::lock_ratings_of_endings(&mut tx, &ending).await {
-            return every_failed(actions.len(), e);
-        }
+        ratings::lock_ratings_of_endings(&mut tx, &ending)
+            .await
+            .map_err(|e| every_failed(actions.len(), e))?;
+        Ok(tx)
+    }
+
+    /// [`Store::append_all`] with each move in a savepoint, so that a move that fails with an
+    /// error leaves the others in.
+    async fn append_each_in_savepoints(
+        &self,
+        actions: &[NewAction],
+        give_up_at: Option<tokio::time::Instant>,
+    ) -> Vec<Result<(), AppendError>> {
+        let mut tx = match self.begin_batch(actions, give_up_at).await {
+            Ok(tx) => tx,
+            Err(failed) => return failed,
+        };
         let mut results = Vec::with_capacity(actions.len());
-        if actions.len() == 1 {
-            results.push(
-                append_in(
-                    &mut tx,
-                    &self.appends.boot,
-                    &self.appends.job_holder,
-                    &actions[0],
-                )
-                .await,
-            );
-        } else {
-            // A lock waited for in vain is most likely still held: the moves after the first
-            // to give up are not tried (each would wait as long again), and answer the same.
-            let mut busy: Option<AppendError> = None;
-            for action in actions {
-                if let Some(e) = &busy {
-                    results.push(Err(e.clone()));
-                    continue;
-                }
-                let result = match sqlx::query("SAVEPOINT append").execute(&mut *tx).await {
-                    Ok(_) => {
-                        append_in(
-                            &mut tx,
-                            &self.appends.boot,
-                            &self.appends.job_holder,
-                            action,
-                        )
-                        .await
-                    }
-                    Err(e) => Err(StorageError::from(e).into()),
-                };
-                let undo = if result.is_ok() {
-                    Ok(())
-                } else {
-                    sqlx::query("ROLLBACK TO append")
-                        .execute(&mut *tx)
-                        .await
-                        .map(|_| ())
-                };
-                let released = match undo {
-                    Ok(()) => sqlx::query("RELEASE append").execute(&mut *tx).await,
-                    Err(e) => Err(e),
-                };
-                if let Err(e) = released {
-                    // The transaction is in doubt: give it up whole.
-                    return every_failed(actions.len(), e.into());
-                }
-                if let Err(AppendError::Storage(e)) = &result
-                    && e.kind == StorageErrorKind::Busy
-                {
-                    busy = Some(AppendError::Storage(e.clone()));
-                }
-                results.push(result);
+        // A lock waited for in vain is most likely still held: the moves after the first
+        // to give up are not tried (each would wait as long again), and answer the same.
+        let mut busy: Option<AppendError> = None;
+        for action in actions {
+            if let Some(e) = &busy {
+                results.push(Err(e.clone()));
+                continue;
             }
+            let result = match sqlx::query("SAVEPOINT append").execute(&mut *tx).await {
+                Ok(_) => {
+                    append_in(
+                        &mut tx,
+                        &self.appends.boot,
+                        &self.appends.job_holder,
+                        action,
+                    )
+                    .await
+                }
+                Err(e) => Err(StorageError::from(e).into()),
+            };
+            let undo = if result.is_ok() {
+                Ok(())
+            } else {
+                sqlx::query("ROLLBACK TO append")
+                    .execute(&mut *tx)
+                    .await
+                    .map(|_| ())
+            };
+            let released = match undo {
+                Ok(()) => sqlx::query("RELEASE append").execute(&mut *tx).await,
+                Err(e) => Err(e),
+            };
+            if let Err(e) = released {
+                // The transaction is in doubt: give it up whole.
+                return every_failed(actions.len(), e.into());
+            }
+            if let Err(AppendError::Storage(e)) = &result
+                && e.kind == StorageErrorKind::Busy
+            {
+                busy = Some(AppendError::Storage(e.clone()));
+            }
+            results.push(result);
         }
+        self.commit_results(tx, actions, results).await
+    }
+
+    /// Commits what a batch wrote, unless every move was refused: the moves' results, or the
+    /// commit's failure for each.
+    async fn commit_results(
+        &self,
+        mut tx: Tx,
+        actions: &[NewAction],
+        results: Vec<Result<(), AppendError>>,
+    ) -> Vec<Result<(), AppendError>> {
         if results.iter().all(Result::is_err) {
             // Nothing to keep; dropping the transaction rolls it back.
             return results;
@@ -435,7 +509,7 @@ impl Store {
         metrics::db_commit("moves", committing.elapsed());
         match committed {
             Ok(()) => results,
-            Err(e) => every_failed(actions.len(), e.into()),
+            Err(e) => every_failed(results.len(), e.into()),
         }
     }
 }

@@ -275,6 +275,7 @@ fn first_move(game: GameId, point: &str) -> NewAction {
         finished: None,
         rename: None,
         owed: gomoku_bot::store::Owed::Nothing,
+        computer: false,
     }
 }
 
@@ -290,15 +291,7 @@ async fn moves_queued_behind_a_commit_go_in_together_and_a_refused_one_spares_th
     // the next ones queue behind it; they are then committed together, two of them refused:
     // a second move at ply 1 of game 0 (its log row is refused), and a move at ply 3 of
     // game 1 (its log row goes in, the game's row refuses it: the row must go again).
-    let mut other = db.raw().await;
-    let lock: &[&str] = if db.is_postgres() {
-        &["BEGIN", "LOCK TABLE moves IN EXCLUSIVE MODE"]
-    } else {
-        &["BEGIN IMMEDIATE"]
-    };
-    for statement in lock {
-        sqlx::query(statement).execute(&mut other).await.unwrap();
-    }
+    let mut other = hold_the_move_log(&db).await;
     let append = |action: NewAction| {
         let svc = svc.clone();
         tokio::spawn(async move { svc.store().append_action(&action).await })
@@ -347,6 +340,92 @@ async fn moves_queued_behind_a_commit_go_in_together_and_a_refused_one_spares_th
     svc.store().check_integrity().await.unwrap();
 }
 
+/// A connection of "another process" in a transaction that holds the move log: moves wait
+/// inside their commit (queuing the next ones behind it) until it rolls back.
+async fn hold_the_move_log(db: &TestDb) -> sqlx::AnyConnection {
+    let mut other = db.raw().await;
+    let lock: &[&str] = if db.is_postgres() {
+        &["BEGIN", "LOCK TABLE moves IN EXCLUSIVE MODE"]
+    } else {
+        &["BEGIN IMMEDIATE"]
+    };
+    for statement in lock {
+        sqlx::query(statement).execute(&mut other).await.unwrap();
+    }
+    other
+}
+
+async fn a_move_that_fails_with_an_error_spares_the_rest_of_its_batch(db: TestDb) {
+    // A batch is first tried without savepoints. When one move fails with an error (not a
+    // refusal), which on PostgreSQL aborts the whole transaction, the batch must go again
+    // with each move in a savepoint: the failed move alone is refused.
+    let svc = Arc::new(open_service(&db, config(), Arc::new(ManualClock::new(T0))).await);
+    let mut games = Vec::new();
+    for k in 0..13u64 {
+        let (game, _, _) =
+            start_pair(&svc, user(40 + 2 * k, "A"), user(41 + 2 * k, "B"), "gomoku").await;
+        games.push(game.id);
+    }
+    // Four games in one commit lane (PostgreSQL has four, by game id; SQLite one).
+    let lane: Vec<GameId> = games
+        .iter()
+        .copied()
+        .filter(|g| g.0.rem_euclid(4) == games[0].0.rem_euclid(4))
+        .take(4)
+        .collect();
+    let [head, faulty, g1, g2] = lane.try_into().unwrap();
+    // The faulty game's log already holds ply 1 while its row says ply 0: appending ply 1
+    // fails with an error (the two disagree), not with a conflict.
+    let mut raw = db.raw().await;
+    sqlx::query(
+        "INSERT INTO moves (game_id, ply, seat, action, played_at) VALUES ($1, 1, 1, 'A1', $2)",
+    )
+    .bind(faulty.0)
+    .bind(T0.0)
+    .execute(&mut raw)
+    .await
+    .unwrap();
+    let mut other = hold_the_move_log(&db).await;
+    let append = |action: NewAction| {
+        let svc = svc.clone();
+        tokio::spawn(async move { svc.store().append_action(&action).await })
+    };
+    let first = append(first_move(head, "H8"));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let queued: Vec<_> = [
+        first_move(g1, "H8"),
+        first_move(faulty, "H8"),
+        first_move(g2, "J9"),
+    ]
+    .into_iter()
+    .map(append)
+    .collect();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    sqlx::query("ROLLBACK").execute(&mut other).await.unwrap();
+    assert_eq!(first.await.unwrap(), Ok(()));
+    let mut results = Vec::new();
+    for q in queued {
+        results.push(q.await.unwrap());
+    }
+    let [r1, bad, r2] = results.try_into().unwrap();
+    assert_eq!((r1, r2), (Ok(()), Ok(())));
+    assert!(
+        matches!(bad, Err(AppendError::Storage(_))),
+        "the faulty move fails with an error: {bad:?}"
+    );
+    for (id, ply) in [(head, 1), (g1, 1), (g2, 1), (faulty, 0)] {
+        let view = svc.game(GuildId(GUILD), id).await.unwrap();
+        assert_eq!(view.ply, ply, "game {}", id.0);
+    }
+    // The spared moves are each in their game's log once; the faulty game's log holds only
+    // the stray row (the move log is append-only, so it stays).
+    for (id, token) in [(head, "H8"), (g1, "H8"), (g2, "J9"), (faulty, "A1")] {
+        let stored = svc.store().load_game(id).await.unwrap().unwrap();
+        let log: Vec<&str> = stored.actions.iter().map(|a| a.token.as_str()).collect();
+        assert_eq!(log, [token], "game {}", id.0);
+    }
+}
+
 async fn crossed_challenges_in_two_processes_both_go_through(db: TestDb) {
     // A challenges B in one process while B challenges A in another: both transactions save
     // both members. Saved in the order given, PostgreSQL could find them waiting on each other
@@ -384,5 +463,6 @@ both_stores!(
     many_games_run_in_parallel_without_losing_moves,
     simultaneous_joiners_fill_a_lobby_exactly_and_start_one_game,
     moves_queued_behind_a_commit_go_in_together_and_a_refused_one_spares_the_rest,
+    a_move_that_fails_with_an_error_spares_the_rest_of_its_batch,
     crossed_challenges_in_two_processes_both_go_through,
 );

@@ -417,6 +417,7 @@ async fn append(
             finished,
             rename: None,
             owed: gomoku_bot::store::Owed::Nothing,
+            computer: false,
         })
         .await
         .unwrap();

@@ -47,10 +47,14 @@ impl Search<'_> {
         if depth <= 0 && (!is_forced || ext <= 0) {
             return self.evaluate(me, &tac, ply);
         }
+        // Answering an open three (a threat to make an open four) is forced too: the line
+        // is searched one ply further, within the same extension budget as fours.
+        let mut answers_three = false;
         let mut moves = match forced {
             Some(f) if !f.is_empty() => f,
             _ => match self.defences(me, &cands, &tac) {
                 Some(mut d) => {
+                    answers_three = self.style.extend_threes;
                     d.truncate(self.style.width * 2);
                     d
                 }
@@ -64,7 +68,7 @@ impl Search<'_> {
         if let Some(k) = moves.iter().position(|c| c.cell == tt_move) {
             moves[..=k].rotate_right(1);
         }
-        let (child_depth, child_ext) = if is_forced && ext > 0 {
+        let (child_depth, child_ext) = if (is_forced || answers_three) && ext > 0 {
             (depth.max(0), ext - 1)
         } else {
             (depth - 1, ext)
@@ -187,6 +191,22 @@ impl Search<'_> {
                 return (point(&self.b, c), WIN - 3, 0, Source::Vct);
             }
         }
+        if self.style.guard > 0 && forced.as_ref().is_none_or(|f| f.is_empty()) {
+            // The threat guard gets the time up to 45% of the budget and at most a third of
+            // what is left of a node cap, so the main search always has its share.
+            let (full_deadline, full_limit) = (self.deadline, self.node_limit);
+            self.deadline = full_deadline.min(start + budget.mul_f64(0.45));
+            let left = full_limit.saturating_sub(self.nodes);
+            self.node_limit = self.nodes.saturating_add(left / 3);
+            moves = self.guard(me, moves, &cands);
+            (self.deadline, self.node_limit) = (full_deadline, full_limit);
+            self.stopped = false;
+        }
+        let full_deadline = self.deadline;
+        if self.style.safety > 0 && self.style.reserve > 0 {
+            let share = (0.85 - f64::from(self.style.reserve.min(50)) / 100.0).max(0.35);
+            self.deadline = full_deadline.min(start + budget.mul_f64(share));
+        }
         let soft = start + budget.mul_f64(0.55);
         let mut best: Option<(u16, i32)> = None;
         let mut scored: Vec<(u16, i32)> = Vec::new();
@@ -264,7 +284,10 @@ impl Search<'_> {
                 score = pick.1;
             }
         }
+        // The final check has the time the main search left (at least the reserve).
+        self.deadline = full_deadline;
         if self.style.safety > 0 && score.abs() < WIN_MIN {
+            self.stopped = self.nodes >= self.node_limit;
             let rest: Vec<(u16, i32)> = cands.iter().map(|c| (c.cell, score)).collect();
             (cell, score) = self.avoid_opponent_vcf(me, (cell, score), &scored, &rest);
         }
@@ -315,5 +338,47 @@ impl Search<'_> {
         }
         self.stopped = false;
         chosen
+    }
+
+    /// The threat guard: `moves` without those after which the opponent wins by threats
+    /// (continuous fours, or fours and threes within the style's guard depth), in their order.
+    /// Moves it had no time to check stay. When every move is refuted, it looks for a saving
+    /// move among the other candidates (often a quiet point the ordering ranked low), and
+    /// when there is none it keeps `moves` as they were: the search then picks the longest
+    /// resistance. Never returns an empty list for a non-empty `moves`.
+    pub(super) fn guard(&mut self, me: u8, moves: Vec<Cand>, cands: &[Cand]) -> Vec<Cand> {
+        let mut kept = Vec::with_capacity(moves.len());
+        for &m in &moves {
+            if self.stopped || !self.refuted(me, m.cell).unwrap_or(false) {
+                kept.push(m);
+            }
+        }
+        if !kept.is_empty() {
+            return kept;
+        }
+        for &c in cands {
+            if self.stopped {
+                break;
+            }
+            if moves.iter().any(|m| m.cell == c.cell) {
+                continue;
+            }
+            if self.refuted(me, c.cell) == Some(false) {
+                return vec![c];
+            }
+        }
+        moves
+    }
+
+    /// Whether the opponent wins by threats after `me` plays `cell`: `None` when the move
+    /// cannot be played or the clock stopped the look.
+    pub(super) fn refuted(&mut self, me: u8, cell: u16) -> Option<bool> {
+        let p = self.b.point(usize::from(cell))?;
+        self.b.apply(Action::Place(p)).ok()?;
+        let opp = 3 - me;
+        let won = self.vcf_root(opp, self.style.vcf_depth).is_some()
+            || (!self.stopped && self.vct_root(opp, self.style.guard).is_some());
+        self.b.undo();
+        (!self.stopped).then_some(won)
     }
 }
