@@ -121,6 +121,12 @@ pub fn classify(
     }
 }
 
+/// A failure of the bot's own database while handling a row (reading what the row is about,
+/// or recording what was done): tried again later, as a request that got no answer is.
+pub(super) fn read_failure(attempts: u32, what: &str, e: impl std::fmt::Display) -> Failure {
+    classify(0, None, None, false, attempts, format!("{what}: {e}"))
+}
+
 /// A message to send to a channel.
 struct Message {
     channel: u64,
@@ -295,14 +301,7 @@ impl Poster {
             Ok(Some(v)) => v,
             Ok(None) => return Ok(OutboxEnd::Stale),
             Err(e) => {
-                return Err(classify(
-                    0,
-                    None,
-                    None,
-                    false,
-                    row.attempts,
-                    format!("reading the game: {e}"),
-                ));
+                return Err(read_failure(row.attempts, "reading the game", e));
             }
         };
         match row.kind {
@@ -362,14 +361,7 @@ impl Poster {
                     // Recorded before the board goes up, so that a move typed in the thread
                     // the moment it appears finds its game.
                     if let Err(e) = self.service.set_game_thread(view.id, thread).await {
-                        return Err(classify(
-                            0,
-                            None,
-                            None,
-                            false,
-                            row.attempts,
-                            format!("recording the game's thread: {e}"),
-                        ));
+                        return Err(read_failure(row.attempts, "recording the game's thread", e));
                     }
                     view.thread = Some(thread);
                 }
@@ -401,14 +393,7 @@ impl Poster {
                     Ok(c) => c.message.map(|(channel, message)| (channel.0, message.0)),
                     Err(ServiceError::NoSuchChallenge) => None,
                     Err(e) => {
-                        return Err(classify(
-                            0,
-                            None,
-                            None,
-                            false,
-                            attempts,
-                            format!("reading the challenge: {e}"),
-                        ));
+                        return Err(read_failure(attempts, "reading the challenge", e));
                     }
                 }
             }

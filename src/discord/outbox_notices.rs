@@ -5,7 +5,7 @@
 use poise::serenity_prelude as serenity;
 use tracing::warn;
 
-use super::outbox::{Failure, Poster, classify, error_code};
+use super::outbox::{Failure, Poster, classify, error_code, read_failure};
 use super::rest::{Op, counted, error_status};
 use crate::service::{OutboxEnd, OutboxRow};
 
@@ -81,14 +81,7 @@ impl Poster {
             Ok(Some(c)) => c,
             Ok(None) => return Ok(OutboxEnd::Stale),
             Err(e) => {
-                return Err(classify(
-                    0,
-                    None,
-                    None,
-                    false,
-                    row.attempts,
-                    format!("reading the challenge: {e}"),
-                ));
+                return Err(read_failure(row.attempts, "reading the challenge", e));
             }
         };
         let Some((channel, message)) = challenge.message else {

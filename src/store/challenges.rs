@@ -310,6 +310,7 @@ impl Store {
                 super::outbox::OutboxKind::Start,
                 None,
                 None,
+                None,
                 now,
             )
             .await?;

@@ -82,6 +82,7 @@ impl Store {
                 super::outbox::OutboxKind::Start,
                 None,
                 reply,
+                None,
                 new.now,
             )
             .await?;

@@ -167,24 +167,10 @@ fn nonce() -> String {
     format!("gm{:016x}", rand::rng().random::<u64>())
 }
 
-/// Writes one owed row inside the caller's transaction.
+/// Writes one owed row inside the caller's transaction, with its `detail` (what some kinds
+/// need, see [`OutboxKind`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) async fn owe(
-    tx: &mut Tx,
-    boot: &Boot,
-    game: GameId,
-    ply: u32,
-    kind: OutboxKind,
-    seat: Option<u8>,
-    reply_token: Option<&str>,
-    at: Timestamp,
-) -> Result<(), StorageError> {
-    owe_with_detail(tx, boot, game, ply, kind, seat, reply_token, None, at).await
-}
-
-/// [`owe`] with the row's `detail` (what some kinds need, see [`OutboxKind`]).
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn owe_with_detail(
     tx: &mut Tx,
     boot: &Boot,
     game: GameId,
@@ -235,6 +221,7 @@ pub(crate) async fn owe_for_action(
                 OutboxKind::Board,
                 None,
                 reply.as_deref(),
+                None,
                 at,
             )
             .await?;
@@ -247,6 +234,7 @@ pub(crate) async fn owe_for_action(
                 ply,
                 OutboxKind::Timeout,
                 Some(seat),
+                None,
                 None,
                 at,
             )
@@ -504,6 +492,7 @@ impl Store {
             ply,
             OutboxKind::Reminder,
             Some(seat),
+            None,
             None,
             at,
         )

@@ -9,7 +9,7 @@
 use super::TournamentId;
 use super::model::{ChallengeId, GameId, Timestamp};
 use super::offers::{OFFER_COLUMNS, offer_from};
-use super::outbox::{Boot, OutboxKind, owe, owe_with_detail};
+use super::outbox::{Boot, OutboxKind, owe};
 use super::{Offer, StorageError, Store, Tx};
 
 /// The outbox queue of a challenge's own rows (it started no game).
@@ -39,7 +39,7 @@ pub(crate) async fn owe_tournament_round(
     round: u32,
     at: Timestamp,
 ) -> Result<(), StorageError> {
-    owe_with_detail(
+    owe(
         tx,
         boot,
         tournament_queue(id),
@@ -81,7 +81,18 @@ pub(crate) async fn owe_stale_offers(
     if stale.is_none() {
         return Ok(());
     }
-    owe(tx, boot, game, ply, OutboxKind::Offers, None, None, at).await
+    owe(
+        tx,
+        boot,
+        game,
+        ply,
+        OutboxKind::Offers,
+        None,
+        None,
+        None,
+        at,
+    )
+    .await
 }
 
 /// Inside the transaction that spends a player's vacation on the turn after `ply`: owes the
@@ -95,7 +106,7 @@ pub(crate) async fn owe_vacation_notice(
     left: u32,
     at: Timestamp,
 ) -> Result<(), StorageError> {
-    owe_with_detail(
+    owe(
         tx,
         boot,
         game,
@@ -116,7 +127,7 @@ pub(crate) async fn owe_challenge_edit(
     id: ChallengeId,
     at: Timestamp,
 ) -> Result<(), StorageError> {
-    owe_with_detail(
+    owe(
         tx,
         boot,
         challenge_queue(id),

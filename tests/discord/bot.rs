@@ -177,6 +177,30 @@ pub async fn accept(fake: &FakeDiscord, b: &TestUser, message: MessageId) -> Sen
     click
 }
 
+/// Waits for the bot to connect and register its commands; then Alice challenges Bob to a
+/// game, who accepts. Alice, Bob and the started game.
+pub async fn ready_with_a_game(fake: &FakeDiscord) -> (TestUser, TestUser, Started) {
+    ready_with_a_game_speaking(fake, None).await
+}
+
+/// [`ready_with_a_game`] with Alice's Discord client in `alice_locale` (Bob's in English).
+pub async fn ready_with_a_game_speaking(
+    fake: &FakeDiscord,
+    alice_locale: Option<&str>,
+) -> (TestUser, TestUser, Started) {
+    fake.wait_until_ready().await;
+    fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
+        .await;
+    let mut alice = fake.add_user("alice");
+    if let Some(locale) = alice_locale {
+        alice = alice.with_locale(locale);
+        fake.update_user(&alice);
+    }
+    let bob = fake.add_user("bob");
+    let started = start_two_player(fake, &alice, &bob, &[("game", 0)]).await;
+    (alice, bob, started)
+}
+
 /// `a` challenges `b` with the given options; `b` accepts. Waits for the first board.
 pub async fn start_two_player(
     fake: &FakeDiscord,

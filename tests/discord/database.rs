@@ -12,12 +12,13 @@ use gomoku_bot::discord::{self, Registration};
 use gomoku_bot::i18n::I18n;
 use gomoku_bot::service::{Service, ServiceConfig, SystemClock};
 use gomoku_bot::store::{Store, StoreOptions};
+use serenity::all::ChannelId;
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{Connection, Row, SqliteConnection};
 
-use crate::bot::{content, is_ephemeral, play, start_two_player};
+use crate::bot::{content, is_ephemeral, play, ready_with_a_game_speaking};
 use crate::ops::{BotProcess, slow_start};
-use crate::support::fake_discord::{FakeDiscord, Req, RunningBot};
+use crate::support::fake_discord::{FakeDiscord, RecordedRequest, RunningBot};
 
 async fn raw_connection(path: &Path) -> SqliteConnection {
     SqliteConnection::connect_with(&SqliteConnectOptions::new().filename(path))
@@ -34,6 +35,26 @@ async fn committed_moves(path: &Path) -> Vec<String> {
         .expect("read the move log");
     conn.close().await.unwrap();
     rows.iter().map(|r| r.get::<String, _>(0)).collect()
+}
+
+/// How many messages everyone sees in `thread` (the fake keeps the private answers too).
+fn public(fake: &FakeDiscord, thread: ChannelId) -> usize {
+    fake.messages_in(thread)
+        .iter()
+        .filter(|m| m["flags"].as_u64().unwrap_or(0) & 64 == 0)
+        .count()
+}
+
+/// Checks that `answer` tells its member privately that the database is busy, in Spanish or
+/// in English.
+fn told_busy(answer: &RecordedRequest, in_spanish: bool) {
+    assert!(is_ephemeral(answer), "{}", content(answer));
+    let expected = if in_spanish {
+        "La base de datos está ocupada; no se cambió nada."
+    } else {
+        "The game database is busy; nothing was changed."
+    };
+    assert!(content(answer).starts_with(expected), "{}", content(answer));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -54,24 +75,11 @@ async fn a_database_another_process_holds_answers_members_privately_and_loses_no
         Registration::Guild(fake.guild_id().get()),
     );
     let bot = RunningBot::spawn(discord::client(fake.http(), framework).await.unwrap());
-    fake.wait_until_ready().await;
-    fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
-        .await;
-    let alice = fake.add_user("alice").with_locale("es-ES");
-    fake.update_user(&alice);
-    let bob = fake.add_user("bob");
-    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+    let (alice, _, started) = ready_with_a_game_speaking(&fake, Some("es-ES")).await;
     let [first, second] = started.order.clone();
     let (_, answer) = play(&fake, &first, started.thread, "H8").await;
     assert!(!is_ephemeral(&answer), "{}", content(&answer));
-    // Messages everyone sees in the thread (the fake keeps the private answers too).
-    let public = |fake: &FakeDiscord| {
-        fake.messages_in(started.thread)
-            .iter()
-            .filter(|m| m["flags"].as_u64().unwrap_or(0) & 64 == 0)
-            .count()
-    };
-    let public_before = public(&fake);
+    let public_before = public(&fake, started.thread);
 
     // Another process takes the write lock and keeps it past the bot's busy timeout.
     let mut other = raw_connection(&path).await;
@@ -80,18 +88,12 @@ async fn a_database_another_process_holds_answers_members_privately_and_loses_no
         .await
         .unwrap();
     let (_, busy) = play(&fake, &second, started.thread, "J9").await;
-    assert!(is_ephemeral(&busy), "{}", content(&busy));
-    let expected = if second.user_id() == alice.user_id() {
-        "La base de datos está ocupada; no se cambió nada."
-    } else {
-        "The game database is busy; nothing was changed."
-    };
-    assert!(content(&busy).starts_with(expected), "{}", content(&busy));
+    told_busy(&busy, second.user_id() == alice.user_id());
     // The first player cannot move in the second's place meanwhile either: the game is at ply 1.
     let (_, early) = play(&fake, &first, started.thread, "K10").await;
     assert!(is_ephemeral(&early), "{}", content(&early));
     assert_eq!(
-        public(&fake),
+        public(&fake, started.thread),
         public_before,
         "nothing public was posted for a move that did not happen"
     );
@@ -143,24 +145,12 @@ async fn a_postgresql_lock_held_past_the_wait_is_told_privately_and_one_released
         ..db.options()
     };
     let bot = crate::bot::start_bot_on(&fake, &options, ServiceConfig::default()).await;
-    fake.wait_until_ready().await;
-    fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
-        .await;
-    let alice = fake.add_user("alice").with_locale("es-ES");
-    fake.update_user(&alice);
-    let bob = fake.add_user("bob");
-    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+    let (alice, _, started) = ready_with_a_game_speaking(&fake, Some("es-ES")).await;
     let [first, second] = started.order.clone();
     let mut raw = db.raw().await;
     let (_, answer) = play(&fake, &first, started.thread, "H8").await;
     assert!(!is_ephemeral(&answer), "{}", content(&answer));
-    let public = |fake: &FakeDiscord| {
-        fake.messages_in(started.thread)
-            .iter()
-            .filter(|m| m["flags"].as_u64().unwrap_or(0) & 64 == 0)
-            .count()
-    };
-    let public_before = public(&fake);
+    let public_before = public(&fake, started.thread);
     let state_before = postgres_state(&mut raw).await;
     assert_eq!(state_before, (vec!["H8".to_owned()], 1, 0));
 
@@ -171,15 +161,9 @@ async fn a_postgresql_lock_held_past_the_wait_is_told_privately_and_one_released
         sqlx::query(statement).execute(&mut other).await.unwrap();
     }
     let (_, busy) = play(&fake, &second, started.thread, "J9").await;
-    assert!(is_ephemeral(&busy), "{}", content(&busy));
-    let expected = if second.user_id() == alice.user_id() {
-        "La base de datos está ocupada; no se cambió nada."
-    } else {
-        "The game database is busy; nothing was changed."
-    };
-    assert!(content(&busy).starts_with(expected), "{}", content(&busy));
+    told_busy(&busy, second.user_id() == alice.user_id());
     assert_eq!(
-        public(&fake),
+        public(&fake, started.thread),
         public_before,
         "nothing public for a move not made"
     );

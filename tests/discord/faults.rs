@@ -14,7 +14,7 @@
 //!   which Discord (and the fake) refuses with opcode 9, so it identifies afresh.
 //! - 4004, 4013, 4014: gives up; `client.start()` returns the error.
 
-use crate::bot::{content, is_ephemeral, start_two_player};
+use crate::bot::{content, is_ephemeral, ready_with_a_game};
 use crate::ops::{BotProcess, resuming_fake, slow_start};
 use crate::support::fake_discord::{FakeDiscord, Req, SlashCommand, TestUser};
 use serenity::all::ChannelId;
@@ -104,12 +104,7 @@ async fn a_game_goes_on_through_every_close_code_reconnect_invalid_session_and_a
     // Serenity notices a dead or silent connection at its next heartbeat: keep that short.
     let fake = resuming_fake(1_000).await;
     let bot = BotProcess::start(&fake, dir.path(), "", &[("RUST_LOG", "debug")]);
-    fake.wait_until_ready().await;
-    fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
-        .await;
-    let alice = fake.add_user("alice");
-    let bob = fake.add_user("bob");
-    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+    let (_, _, started) = ready_with_a_game(&fake).await;
     let mut game = Game {
         thread: started.thread,
         order: started.order,

@@ -20,7 +20,9 @@ use gomoku_bot::ops::shutdown::Drain;
 use gomoku_bot::service::{GameView, GuildId, Service, ServiceConfig, SystemClock, UserId};
 use gomoku_bot::store::StoreOptions;
 
-use crate::bot::{content, is_ephemeral, play, start_two_player};
+use crate::bot::{
+    content, is_ephemeral, play, ready_with_a_game, ready_with_a_game_speaking, start_two_player,
+};
 use crate::support::fake_discord::{
     FakeConfig, FakeDiscord, Req, RunningBot, SlashCommand, TestUser,
 };
@@ -446,12 +448,7 @@ async fn json_logs_parse_and_never_show_the_token() {
             "",
             &[("LOG_FORMAT", format), ("RUST_LOG", "trace")],
         );
-        fake.wait_until_ready().await;
-        fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
-            .await;
-        let alice = fake.add_user("alice");
-        let bob = fake.add_user("bob");
-        let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+        let (_, _, started) = ready_with_a_game(&fake).await;
         play(&fake, &started.order[0], started.thread, "H8").await;
         bot.terminate();
         assert_eq!(bot.exit_code(Duration::from_secs(15)).await, Some(0));
@@ -505,13 +502,7 @@ async fn while_draining_interactions_are_answered_restarting_in_the_members_lang
         .await
         .unwrap();
     let bot = RunningBot::spawn(client);
-    fake.wait_until_ready().await;
-    fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
-        .await;
-    let alice = fake.add_user("alice").with_locale("es-ES");
-    fake.update_user(&alice);
-    let bob = fake.add_user("bob");
-    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+    let (alice, bob, started) = ready_with_a_game_speaking(&fake, Some("es-ES")).await;
     let work = drain.begin().expect("not draining yet");
     assert!(drain.start());
     for user in [&alice, &bob] {

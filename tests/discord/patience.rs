@@ -9,8 +9,8 @@ use std::time::Duration;
 use gomoku_bot::service::ServiceConfig;
 use sqlx::{AnyConnection, Row as _};
 
-use crate::bot::{content, is_ephemeral, play, start_bot_on, start_two_player};
-use crate::support::fake_discord::{FakeConfig, FakeDiscord, Req};
+use crate::bot::{content, is_ephemeral, play, ready_with_a_game, start_bot_on};
+use crate::support::fake_discord::{FakeConfig, FakeDiscord};
 use crate::support::test_db::TestDb;
 
 /// Discord's window for the first answer to an interaction.
@@ -34,12 +34,7 @@ async fn a_lock_held_past_discords_window_is_told_within_it(db: TestDb) {
     })
     .await;
     let bot = start_bot_on(&fake, &db.options(), ServiceConfig::default()).await;
-    fake.wait_until_ready().await;
-    fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
-        .await;
-    let alice = fake.add_user("alice");
-    let bob = fake.add_user("bob");
-    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+    let (_, _, started) = ready_with_a_game(&fake).await;
     let [first, second] = started.order.clone();
     let (_, answer) = play(&fake, &first, started.thread, "H8").await;
     assert!(!is_ephemeral(&answer), "{}", content(&answer));
@@ -48,19 +43,7 @@ async fn a_lock_held_past_discords_window_is_told_within_it(db: TestDb) {
 
     // Another process holds a lock the move needs, for longer than the bot would wait in
     // background work (it is released only once the member has been answered).
-    let mut other = db.raw().await;
-    if db.is_postgres() {
-        sqlx::query("BEGIN").execute(&mut other).await.unwrap();
-        sqlx::query("SELECT game_id FROM games FOR UPDATE")
-            .fetch_all(&mut other)
-            .await
-            .unwrap();
-    } else {
-        sqlx::query("BEGIN IMMEDIATE")
-            .execute(&mut other)
-            .await
-            .unwrap();
-    }
+    let mut other = db.hold_move_lock(None).await;
     let (_, busy) = play(&fake, &second, started.thread, "J9").await;
     assert!(
         (200..300).contains(&busy.status),

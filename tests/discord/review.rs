@@ -14,7 +14,7 @@ use gomoku_bot::service::{
 use gomoku_bot::store::{ChannelId as DbChannel, MessageId as DbMessage, StoreOptions};
 use serenity::all::{CreateMessage, MessageId};
 
-use crate::bot::{button_ids, content, is_ephemeral, play, start_bot_with, start_two_player};
+use crate::bot::{button_ids, content, is_ephemeral, play, ready_with_a_game, start_bot_with};
 use crate::support::fake_discord::{Click, FakeConfig, FakeDiscord, Req, SlashCommand, message_id};
 
 /// A small node budget: the review's shape, not the engine's strength, is under test.
@@ -48,12 +48,7 @@ async fn a_finished_game_is_reviewed_once_and_then_answered_from_storage() {
     let dir = tempfile::tempdir().unwrap();
     let fake = patient_fake().await;
     let bot = start_bot_with(&fake, &dir.path().join("bot.db"), config()).await;
-    fake.wait_until_ready().await;
-    fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
-        .await;
-    let alice = fake.add_user("alice");
-    let bob = fake.add_user("bob");
-    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+    let (alice, bob, started) = ready_with_a_game(&fake).await;
     let [first, second] = &started.order;
     // In play: refused, privately.
     let sent = fake

@@ -39,6 +39,14 @@ async fn services(db: &TestDb, n: usize) -> Vec<Arc<Service>> {
     out
 }
 
+/// Two services on `db`: the first does not listen, the second does.
+async fn services_one_listening(db: &TestDb) -> (Arc<Service>, Arc<Service>) {
+    let mut svcs = services(db, 2).await;
+    let b = svcs.pop().expect("two");
+    b.follow_changes().await.expect("listen");
+    (svcs.pop().expect("two"), b)
+}
+
 fn point(name: &str) -> Action {
     Action::Place(Point::parse(name, 15).expect("a point"))
 }
@@ -102,9 +110,7 @@ async fn another_processs_guild_settings_are_seen_before_the_memo_expires() {
     let Some(db) = TestDb::postgres("changes::another_processs_guild_settings").await else {
         return;
     };
-    let svcs = services(&db, 2).await;
-    let (a, b) = (&svcs[0], &svcs[1]);
-    b.follow_changes().await.expect("listen");
+    let (a, b) = &services_one_listening(&db).await;
     let guild = GuildId(GUILD);
     assert_eq!(b.guild_settings(guild).await.unwrap().locale, None);
     a.set_guild_settings(
@@ -130,9 +136,7 @@ async fn a_listener_that_lost_the_server_drops_everything_once_back() {
     let Some(db) = TestDb::postgres("changes::a_listener_that_lost_the_server").await else {
         return;
     };
-    let svcs = services(&db, 2).await;
-    let (a, b) = (&svcs[0], &svcs[1]);
-    b.follow_changes().await.expect("listen");
+    let (a, b) = &services_one_listening(&db).await;
     let (game, _, _) = start_two(a, "gomoku").await;
     b.game(GuildId(GUILD), game.id).await.expect("view");
     assert!(b.holds_game(game.id));

@@ -21,20 +21,7 @@ const HOLD: Duration = Duration::from_secs(4);
 /// Another session takes a lock that a move in `game` needs (SQLite: the write lock;
 /// PostgreSQL: the game's row), and releases it after [`HOLD`]. Returns once the lock is held.
 async fn hold_lock(db: &TestDb, game: GameId) -> tokio::task::JoinHandle<()> {
-    let mut other = db.raw().await;
-    if db.is_postgres() {
-        sqlx::query("BEGIN").execute(&mut other).await.unwrap();
-        sqlx::query("SELECT game_id FROM games WHERE game_id = $1 FOR UPDATE")
-            .bind(game.0)
-            .fetch_one(&mut other)
-            .await
-            .unwrap();
-    } else {
-        sqlx::query("BEGIN IMMEDIATE")
-            .execute(&mut other)
-            .await
-            .unwrap();
-    }
+    let mut other = db.hold_move_lock(Some(game.0)).await;
     tokio::spawn(async move {
         tokio::time::sleep(HOLD).await;
         sqlx::query("ROLLBACK").execute(&mut other).await.unwrap();

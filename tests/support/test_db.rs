@@ -160,6 +160,33 @@ impl TestDb {
     }
 }
 
+impl TestDb {
+    /// Another session, beside the store, holding a lock that a move in `game` (in every game
+    /// when `None`) must wait for: SQLite's write lock (`BEGIN IMMEDIATE`), or on PostgreSQL
+    /// the games' rows (`SELECT ... FOR UPDATE`). `ROLLBACK` on the returned connection
+    /// releases it.
+    pub async fn hold_move_lock(&self, game: Option<i64>) -> sqlx::AnyConnection {
+        let mut other = self.raw().await;
+        if self.is_postgres() {
+            sqlx::query("BEGIN")
+                .execute(&mut other)
+                .await
+                .expect("BEGIN");
+            sqlx::query("SELECT game_id FROM games WHERE $1 IS NULL OR game_id = $1 FOR UPDATE")
+                .bind(game)
+                .fetch_all(&mut other)
+                .await
+                .expect("lock the games' rows");
+        } else {
+            sqlx::query("BEGIN IMMEDIATE")
+                .execute(&mut other)
+                .await
+                .expect("take the write lock");
+        }
+        other
+    }
+}
+
 impl Drop for TestDb {
     fn drop(&mut self) {
         let Some((server, schema)) = self.schema.take() else {
