@@ -281,17 +281,12 @@ fn first_move(game: GameId, point: &str) -> NewAction {
 
 async fn moves_queued_behind_a_commit_go_in_together_and_a_refused_one_spares_the_rest(db: TestDb) {
     let svc = Arc::new(open_service(&db, config(), Arc::new(ManualClock::new(T0))).await);
-    let mut games = Vec::new();
-    for k in 0..4u64 {
-        let (game, _, _) =
-            start_pair(&svc, user(10 + 2 * k, "A"), user(11 + 2 * k, "B"), "gomoku").await;
-        games.push(game.id);
-    }
+    let games = start_games(&svc, 4, 10).await;
     // Another process holds the write lock, so the first move waits inside its commit while
     // the next ones queue behind it; they are then committed together, two of them refused:
     // a second move at ply 1 of game 0 (its log row is refused), and a move at ply 3 of
     // game 1 (its log row goes in, the game's row refuses it: the row must go again).
-    let mut other = hold_the_move_log(&db).await;
+    let mut other = db.hold_move_log().await;
     let append = |action: NewAction| {
         let svc = svc.clone();
         tokio::spawn(async move { svc.store().append_action(&action).await })
@@ -340,19 +335,15 @@ async fn moves_queued_behind_a_commit_go_in_together_and_a_refused_one_spares_th
     svc.store().check_integrity().await.unwrap();
 }
 
-/// A connection of "another process" in a transaction that holds the move log: moves wait
-/// inside their commit (queuing the next ones behind it) until it rolls back.
-async fn hold_the_move_log(db: &TestDb) -> sqlx::AnyConnection {
-    let mut other = db.raw().await;
-    let lock: &[&str] = if db.is_postgres() {
-        &["BEGIN", "LOCK TABLE moves IN EXCLUSIVE MODE"]
-    } else {
-        &["BEGIN IMMEDIATE"]
-    };
-    for statement in lock {
-        sqlx::query(statement).execute(&mut other).await.unwrap();
+/// `n` two-player Gomoku games started one after another, their players numbered from
+/// `first` (A and B alternately).
+async fn start_games(svc: &Service, n: u64, first: u64) -> Vec<GameId> {
+    let mut games = Vec::new();
+    for k in 0..n {
+        let (a, b) = (user(first + 2 * k, "A"), user(first + 2 * k + 1, "B"));
+        games.push(start_pair(svc, a, b, "gomoku").await.0.id);
     }
-    other
+    games
 }
 
 async fn a_move_that_fails_with_an_error_spares_the_rest_of_its_batch(db: TestDb) {
@@ -360,12 +351,7 @@ async fn a_move_that_fails_with_an_error_spares_the_rest_of_its_batch(db: TestDb
     // refusal), which on PostgreSQL aborts the whole transaction, the batch must go again
     // with each move in a savepoint: the failed move alone is refused.
     let svc = Arc::new(open_service(&db, config(), Arc::new(ManualClock::new(T0))).await);
-    let mut games = Vec::new();
-    for k in 0..13u64 {
-        let (game, _, _) =
-            start_pair(&svc, user(40 + 2 * k, "A"), user(41 + 2 * k, "B"), "gomoku").await;
-        games.push(game.id);
-    }
+    let games = start_games(&svc, 13, 40).await;
     // Four games in one commit lane (PostgreSQL has four, by game id; SQLite one).
     let lane: Vec<GameId> = games
         .iter()
@@ -385,7 +371,7 @@ async fn a_move_that_fails_with_an_error_spares_the_rest_of_its_batch(db: TestDb
     .execute(&mut raw)
     .await
     .unwrap();
-    let mut other = hold_the_move_log(&db).await;
+    let mut other = db.hold_move_log().await;
     let append = |action: NewAction| {
         let svc = svc.clone();
         tokio::spawn(async move { svc.store().append_action(&action).await })

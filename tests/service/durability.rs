@@ -315,15 +315,7 @@ async fn a_locked_database_is_a_typed_error_and_the_move_can_be_made_afterwards(
 
     // Another process holds the write lock (SQLite), or a lock that keeps writers out of the
     // move log but lets readers in (PostgreSQL).
-    let mut other = db.raw().await;
-    let lock: &[&str] = if db.is_postgres() {
-        &["BEGIN", "LOCK TABLE moves IN EXCLUSIVE MODE"]
-    } else {
-        &["BEGIN IMMEDIATE"]
-    };
-    for statement in lock {
-        sqlx::query(statement).execute(&mut other).await.unwrap();
-    }
+    let mut other = db.hold_move_log().await;
     let j8 = Action::parse("J8", 15).unwrap();
     match svc.play(&second, Some(game.id), j8, Some(1)).await {
         Err(ServiceError::Storage(e)) => assert_eq!(e.kind, StorageErrorKind::Busy),

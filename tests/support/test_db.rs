@@ -161,6 +161,25 @@ impl TestDb {
 }
 
 impl TestDb {
+    /// Another session, beside the store, keeping writers out of the move log until
+    /// `ROLLBACK` on the returned connection: SQLite's write lock (`BEGIN IMMEDIATE`), or on
+    /// PostgreSQL `LOCK TABLE moves IN EXCLUSIVE MODE` (readers still get in).
+    pub async fn hold_move_log(&self) -> sqlx::AnyConnection {
+        let mut other = self.raw().await;
+        let lock: &[&str] = if self.is_postgres() {
+            &["BEGIN", "LOCK TABLE moves IN EXCLUSIVE MODE"]
+        } else {
+            &["BEGIN IMMEDIATE"]
+        };
+        for statement in lock {
+            sqlx::query(statement)
+                .execute(&mut other)
+                .await
+                .expect("hold the move log");
+        }
+        other
+    }
+
     /// Another session, beside the store, holding a lock that a move in `game` (in every game
     /// when `None`) must wait for: SQLite's write lock (`BEGIN IMMEDIATE`), or on PostgreSQL
     /// the games' rows (`SELECT ... FOR UPDATE`). `ROLLBACK` on the returned connection
