@@ -6,6 +6,7 @@
 //! engine_nps run FILE [level] [nodes] [ms] # each position searched (under `ms` too, if given)
 //! ```
 //!
+//! The positions measured in the reports: `nps_positions.txt` beside this file (made by `gen 24`).
 //! `run` prints one line per position and a total; the chosen moves and node counts are
 //! deterministic (a seeded engine under a node cap), so a change meant only to be faster must
 //! leave them as they were.
