@@ -411,9 +411,9 @@ impl Board {
         let (c, o) = (usize::from(colour - 1), usize::from(2 - colour));
         let keys = &self.keys[i];
         let (mut gain, mut kill, mut four_gain, mut four_kill) = (0, 0, 0i32, 0i32);
-        for axis in 0..4 {
-            let own = self.window_sums[keys[c][axis] as usize];
-            let other = self.window_sums[keys[o][axis] as usize];
+        for (&kc, &ko) in keys[c].iter().zip(&keys[o]) {
+            let own = self.window_sums[kc as usize];
+            let other = self.window_sums[ko as usize];
             gain += own.gain;
             four_gain += i32::from(own.four_gain);
             kill += other.kill;
