@@ -416,8 +416,8 @@ impl Board {
         let keys = &self.keys[i];
         let (mut gain, mut kill, mut four_gain, mut four_kill) = (0, 0, 0i32, 0i32);
         for (&kc, &ko) in keys[c].iter().zip(&keys[o]) {
-            let own = self.window_sums[kc as usize];
-            let other = self.window_sums[ko as usize];
+            let own = self.window_sums.sums[kc as usize];
+            let other = self.window_sums.sums[ko as usize];
             gain += own.gain;
             four_gain += i32::from(own.four_gain);
             kill += other.kill;
@@ -550,7 +550,7 @@ impl Board {
     pub(crate) fn gain_at(&self, i: usize, colour: u8) -> i32 {
         let keys = &self.keys[i][usize::from(colour - 1)];
         keys.iter()
-            .map(|&k| self.window_sums[k as usize].gain)
+            .map(|&k| self.window_sums.gain[k as usize])
             .sum()
     }
 
