@@ -3,7 +3,8 @@
 //! ```text
 //! cargo build --release -p gomoku-core --example engine_nps
 //! engine_nps gen [positions]         # self-play positions (level 3, node capped), one per line
-//! engine_nps run FILE [level] [nodes] [ms] # each position searched (under `ms` too, if given)
+//! engine_nps run FILE [level[,key=value…]] [nodes] [ms] # each position searched (under `ms`
+//!                                         # too, if given), with style settings as the arena's
 //! ```
 //!
 //! The positions measured in the reports: `nps_positions.txt` beside this file (made by `gen 24`).
@@ -15,7 +16,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use gomoku_core::engine::arena::random_opening;
-use gomoku_core::engine::{Engine, Level, Limits};
+use gomoku_core::engine::{Engine, Level, Limits, Style};
 use gomoku_core::rules::{Game, RuleSet};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -54,10 +55,21 @@ fn generate(n: usize) {
     }
 }
 
-fn run(file: &str, level: u8, nodes: u64, ms: Option<u64>) -> Result<(), String> {
+fn run(file: &str, side: &str, nodes: u64, ms: Option<u64>) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
     let rules = RuleSet::from_spec("gomoku").expect("preset");
-    let level = Level::new(level).ok_or("level 1-6")?;
+    // `5` or `5,key=value,…` (style settings, as the arena's sides).
+    let mut parts = side.split(',');
+    let level: Level = parts
+        .next()
+        .unwrap_or_default()
+        .parse()
+        .map_err(|e| format!("{e}"))?;
+    let mut style = Style::for_level(level);
+    for kv in parts {
+        let (k, v) = kv.split_once('=').ok_or("style settings are key=value")?;
+        style.set(k, v)?;
+    }
     let (mut total_nodes, mut total_time) = (0u64, Duration::ZERO);
     for (k, line) in text.lines().filter(|l| !l.trim().is_empty()).enumerate() {
         let mut game = Game::new(rules);
@@ -65,7 +77,7 @@ fn run(file: &str, level: u8, nodes: u64, ms: Option<u64>) -> Result<(), String>
             game.apply_token(m)
                 .map_err(|e| format!("line {}: {m}: {e}", k + 1))?;
         }
-        let mut engine = Engine::seeded(level, 7);
+        let mut engine = Engine::with_style(level, style, 7);
         let start = Instant::now();
         let limits = match ms {
             Some(ms) => Limits {
@@ -109,7 +121,7 @@ fn main() -> ExitCode {
         }
         Some("run") if args.len() >= 2 => run(
             &args[1],
-            args.get(2).and_then(|n| n.parse().ok()).unwrap_or(5),
+            args.get(2).map_or("5", String::as_str),
             args.get(3).and_then(|n| n.parse().ok()).unwrap_or(200_000),
             args.get(4).and_then(|n| n.parse().ok()),
         ),
