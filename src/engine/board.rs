@@ -1,12 +1,14 @@
 //! The engine's own view of a two-player position, kept in step with a rules-core [`Game`]:
-//! stones on a padded array, every line window with its stone counts and running pattern
-//! scores, a Zobrist hash, and how many stones stand near each point.
+//! stones on a padded array, every point's line neighbourhoods and the shapes they make, the
+//! running sums of the line windows' pattern values (from the same neighbourhoods, see
+//! `windows`), a Zobrist hash, and how many stones stand near each point.
 //!
 //! The rules core stays the authority on what a move does (captures, self-captures, wins,
 //! extra time): [`Board::apply`] plays through [`Game::apply`] and mirrors its report, so the
 //! engine never has to re-implement a rule to stay correct, only to look ahead quickly.
 
-use super::patterns::{self, BLOCKED, HALF, OWN, POW3, ShapeTable, THREATS, Threat};
+use super::patterns::{self, BLOCKED, CombinedTable, HALF, OWN, POW3, ShapeTable, THREATS, Threat};
+use super::windows::{self, WindowTable};
 use crate::rules::{Action, Captures, Game, MoveReport, PlayError, Point};
 
 /// Distance between vertically adjacent cells: the largest board plus a border on each side.
@@ -30,8 +32,6 @@ pub(crate) const DIRS: [isize; 8] = [
     STRIDE as isize - 1,
     -(STRIDE as isize - 1),
 ];
-/// Most windows a point belongs to: 4 axes times a line of at most 5.
-const MAX_WINDOWS_PER_CELL: usize = 20;
 
 /// The padded index of a point.
 pub(crate) fn cell_of(p: Point) -> usize {
@@ -79,18 +79,6 @@ impl Zobrist {
     }
 }
 
-/// Pattern weight of a window by how many stones of one colour it holds (none of the other).
-///
-/// A window one stone short of a line is a four (it wins next move); overlapping windows make
-/// an open three (two or three windows two short) worth far more than a closed one (one window).
-fn window_values(line: u8) -> [i32; 6] {
-    if line == 4 {
-        [0, 2, 30, 900, 20_000, 20_000]
-    } else {
-        [0, 1, 8, 60, 900, 20_000]
-    }
-}
-
 /// What one applied action changed on the board, to take it back.
 #[derive(Clone, Copy, Debug)]
 struct Undo {
@@ -106,11 +94,12 @@ pub(crate) struct Board {
     pub(crate) line: u8,
     /// Whether a row longer than the line wins, by colour (Renju: not for black).
     overline: [bool; 2],
-    /// Renju: black's points that make two fours or two open threes are forbidden, so their
-    /// shapes are judged with `patterns::combined_renju_black`.
-    renju_black: bool,
     /// The shape table of each colour's lines.
     tables: [&'static ShapeTable; 2],
+    /// Each colour's table of what four shapes make together. Renju: black's points that make
+    /// two fours or two open threes are forbidden, so black's are judged with
+    /// `patterns::combine_renju_black`.
+    combine: [&'static CombinedTable; 2],
     /// Per cell, colour and axis: the neighbourhood's index in the shape table.
     keys: Vec<[[u32; 4]; 2]>,
     /// Per cell and colour: the shape one more stone there makes on each axis.
@@ -130,22 +119,12 @@ pub(crate) struct Board {
     pub(crate) on_board: Vec<u16>,
     /// The point of each on-board cell.
     points: Vec<Option<Point>>,
-    cell_windows: Vec<([u32; MAX_WINDOWS_PER_CELL], u8)>,
-    /// Stone counts of colours 1 and 2 in each window.
-    counts: Vec<[u8; 2]>,
-    /// First cell and direction of each window.
-    window_start: Vec<(u16, i16)>,
-    /// Per cell and colour: the pattern gain of playing there (kept up to date per window).
-    gains: Vec<[i32; 2]>,
-    /// Per cell and colour: windows through it one stone short of a line.
-    short1: Vec<[u8; 2]>,
-    /// Per cell and colour: windows through it two stones short of a line.
-    short2: Vec<[u8; 2]>,
+    /// What a stone does to the line windows through a point, by neighbourhood index.
+    window_sums: &'static WindowTable,
     /// Sum of the window values of each colour.
     pub(crate) pattern: [i32; 2],
     /// Windows one stone short of a line, by colour.
     pub(crate) fours: [u32; 2],
-    window_values: [i32; 6],
     /// Stones within two points (Chebyshev) of each cell.
     pub(crate) near: Vec<u8>,
     hash: u64,
@@ -175,36 +154,18 @@ impl Board {
                 }
             }
         }
-        let mut cell_windows = vec![([0u32; MAX_WINDOWS_PER_CELL], 0u8); CELLS];
-        let mut n_windows = 0u32;
-        let mut window_start = Vec::new();
-        for &start in &on_board {
-            let start = usize::from(start);
-            for &d in &AXES {
-                let cells_of: Vec<usize> =
-                    (0..isize::from(line)).map(|k| step(start, d * k)).collect();
-                if cells_of.iter().all(|&c| c < CELLS && cells[c] == EMPTY) {
-                    for &c in &cells_of {
-                        let (list, len) = &mut cell_windows[c];
-                        if usize::from(*len) < MAX_WINDOWS_PER_CELL {
-                            list[usize::from(*len)] = n_windows;
-                            *len += 1;
-                        }
-                    }
-                    window_start.push((start as u16, d as i16));
-                    n_windows += 1;
-                }
-            }
-        }
         let mut board = Board {
             game: Game::new(rules),
             size,
             line,
             overline,
-            renju_black: rules.is_renju(),
             tables: [
                 patterns::shape_table(line, !overline[0]),
                 patterns::shape_table(line, !overline[1]),
+            ],
+            combine: [
+                patterns::combined_table(rules.is_renju()),
+                patterns::combined_table(false),
             ],
             keys: vec![[[0; 4]; 2]; CELLS],
             shapes: vec![[[0; 4]; 2]; CELLS],
@@ -217,15 +178,9 @@ impl Board {
             cells,
             on_board,
             points,
-            cell_windows,
-            counts: vec![[0, 0]; n_windows as usize],
-            window_start,
-            gains: vec![[0, 0]; CELLS],
-            short1: vec![[0, 0]; CELLS],
-            short2: vec![[0, 0]; CELLS],
+            window_sums: windows::window_table(line),
             pattern: [0, 0],
             fours: [0, 0],
-            window_values: window_values(line),
             near: vec![0; CELLS],
             hash: 0,
             zobrist: Zobrist::new(),
@@ -234,15 +189,6 @@ impl Board {
         };
         let n = board.on_board.len() as u16;
         board.threat_count = [[n, 0, 0, 0, 0, 0, 0], [n, 0, 0, 0, 0, 0, 0]];
-        let values = board.window_values;
-        for w in 0..board.counts.len() {
-            let (start, d) = board.window_start[w];
-            for k in 0..isize::from(line) {
-                let c = step(usize::from(start), d as isize * k);
-                board.gains[c][0] += values[1];
-                board.gains[c][1] += values[1];
-            }
-        }
         // On an empty board a point's shapes are those of a lone stone (an open two when the
         // line is four long).
         board.init_keys();
@@ -290,7 +236,7 @@ impl Board {
     fn put(&mut self, i: usize, colour: u8) {
         self.cells[i] = colour;
         self.hash ^= self.zobrist.stone[i][usize::from(colour - 1)];
-        self.update_windows(i, colour, true);
+        self.update_windows(i, colour, 1);
         self.update_near(i, true);
         self.update_shapes(i, colour, true);
     }
@@ -299,7 +245,7 @@ impl Board {
         let colour = self.cells[i];
         self.cells[i] = EMPTY;
         self.hash ^= self.zobrist.stone[i][usize::from(colour - 1)];
-        self.update_windows(i, colour, false);
+        self.update_windows(i, colour, -1);
         self.update_near(i, false);
         self.update_shapes(i, colour, false);
     }
@@ -418,13 +364,12 @@ impl Board {
     }
 
     fn update_point(&mut self, j: usize) {
+        let empty = self.cells[j] == EMPTY;
         for k in 0..2 {
-            let (t, v) = if self.cells[j] != EMPTY {
-                (Threat::Quiet, 0)
-            } else if k == 0 && self.renju_black {
-                patterns::combined_renju_black(self.shapes[j][k])
+            let (t, v) = if empty {
+                self.combine[k][patterns::set_index(self.shapes[j][k])]
             } else {
-                patterns::combined(self.shapes[j][k])
+                (Threat::Quiet, 0)
             };
             let old = self.threats[j][k];
             if old != t {
@@ -459,70 +404,25 @@ impl Board {
             .sum()
     }
 
-    fn window_value(&self, c: [u8; 2], colour: usize) -> i32 {
-        if c[1 - colour] > 0 {
-            0
-        } else {
-            self.window_values[usize::from(c[colour]).min(5)]
+    /// A stone of `colour` came to (`sign` 1) or left (-1) cell `i`: the pattern sums and the
+    /// count of windows one stone short of a line, from the neighbourhoods of `i` (which do
+    /// not depend on the stone at `i` itself).
+    fn update_windows(&mut self, i: usize, colour: u8, sign: i32) {
+        let (c, o) = (usize::from(colour - 1), usize::from(2 - colour));
+        let keys = &self.keys[i];
+        let (mut gain, mut kill, mut four_gain, mut four_kill) = (0, 0, 0i32, 0i32);
+        for (&kc, &ko) in keys[c].iter().zip(&keys[o]) {
+            let own = self.window_sums[kc as usize];
+            let other = self.window_sums[ko as usize];
+            gain += own.gain;
+            four_gain += i32::from(own.four_gain);
+            kill += other.kill;
+            four_kill += i32::from(other.four_kill);
         }
-    }
-
-    /// What one more stone of colour index `k` adds to a window with these counts.
-    fn gain_in(&self, c: [u8; 2], k: usize) -> i32 {
-        if c[1 - k] > 0 {
-            0
-        } else {
-            let n = usize::from(c[k]).min(4);
-            self.window_values[n + 1] - self.window_values[n]
-        }
-    }
-
-    fn update_windows(&mut self, i: usize, colour: u8, add: bool) {
-        let ci = usize::from(colour - 1);
-        let (list, len) = self.cell_windows[i];
-        let short = self.line - 1;
-        for &w in &list[..usize::from(len)] {
-            let w = w as usize;
-            let before = self.counts[w];
-            let mut after = before;
-            if add {
-                after[ci] += 1;
-            } else {
-                after[ci] = after[ci].saturating_sub(1);
-            }
-            let (start, d) = self.window_start[w];
-            let mut dg = [0i32; 2];
-            let mut d1 = [0i8; 2];
-            let mut d2 = [0i8; 2];
-            for k in 0..2 {
-                dg[k] = self.gain_in(after, k) - self.gain_in(before, k);
-                let s1 = |c: [u8; 2]| i8::from(c[k] == short && c[1 - k] == 0);
-                let s2 = |c: [u8; 2]| i8::from(c[k] + 1 == short && c[1 - k] == 0);
-                d1[k] = s1(after) - s1(before);
-                d2[k] = s2(after) - s2(before);
-            }
-            for t in 0..isize::from(self.line) {
-                let c = step(usize::from(start), d as isize * t);
-                for k in 0..2 {
-                    self.gains[c][k] += dg[k];
-                    self.short1[c][k] = self.short1[c][k].wrapping_add_signed(d1[k]);
-                    self.short2[c][k] = self.short2[c][k].wrapping_add_signed(d2[k]);
-                }
-            }
-            for k in 0..2 {
-                self.pattern[k] += self.window_value(after, k) - self.window_value(before, k);
-                let was = before[k] == short && before[1 - k] == 0;
-                let is = after[k] == short && after[1 - k] == 0;
-                if was != is {
-                    if is {
-                        self.fours[k] += 1;
-                    } else {
-                        self.fours[k] = self.fours[k].saturating_sub(1);
-                    }
-                }
-            }
-            self.counts[w] = after;
-        }
+        self.pattern[c] += sign * gain;
+        self.pattern[o] -= sign * kill;
+        self.fours[c] = self.fours[c].wrapping_add_signed(sign * four_gain);
+        self.fours[o] = self.fours[o].wrapping_add_signed(-sign * four_kill);
     }
 
     /// Applies an action through the rules core and mirrors what it did.
@@ -628,19 +528,26 @@ impl Board {
                     >= u32::from(self.capture_win)
     }
 
-    /// Whether some window through `i` holds a line-minus-one of `colour` and nothing else.
+    /// Whether `colour` playing the empty cell `i` makes a winning row on some line (its
+    /// shapes say so; [`Board::makes_line`] reads the stones).
     pub(crate) fn line_threat_at(&self, i: usize, colour: u8) -> bool {
-        self.short1[i][usize::from(colour - 1)] > 0
+        self.shapes[i][usize::from(colour - 1)].contains(&patterns::FIVE)
     }
 
-    /// Whether `colour` playing at `i` leaves some window one stone short of a line.
+    /// Whether `colour` playing the empty cell `i` makes a four (or an open four) on some line.
     pub(crate) fn makes_four(&self, i: usize, colour: u8) -> bool {
-        self.short2[i][usize::from(colour - 1)] > 0
+        self.shapes[i][usize::from(colour - 1)]
+            .iter()
+            .any(|&s| s == patterns::FOUR || s == patterns::OPEN_FOUR)
     }
 
-    /// Pattern gain of `colour` playing at `i`, counting its windows still free of the other colour.
+    /// Pattern gain of `colour` playing the empty cell `i`, counting its windows still free of
+    /// the other colour.
     pub(crate) fn gain_at(&self, i: usize, colour: u8) -> i32 {
-        self.gains[i][usize::from(colour - 1)]
+        let keys = &self.keys[i][usize::from(colour - 1)];
+        keys.iter()
+            .map(|&k| self.window_sums[k as usize].gain)
+            .sum()
     }
 
     /// Capture chances on the board: for each colour, the empty points where it would capture now.
@@ -688,6 +595,39 @@ mod tests {
         g
     }
 
+    /// The pattern sums and the windows one stone short of a line, counted window by window
+    /// from the stones (what the board keeps incrementally).
+    fn brute_windows(b: &Board) -> ([i32; 2], [u32; 2]) {
+        let values = windows::window_values(b.line);
+        let short = b.line - 1;
+        let (mut pattern, mut fours) = ([0i32; 2], [0u32; 2]);
+        for &start in &b.on_board {
+            for &d in &AXES {
+                let mut n = [0u8; 2];
+                let mut inside = true;
+                for k in 0..isize::from(b.line) {
+                    let c = step(usize::from(start), d * k);
+                    match b.cells.get(c) {
+                        Some(&1) => n[0] += 1,
+                        Some(&2) => n[1] += 1,
+                        Some(&EMPTY) => {}
+                        _ => inside = false,
+                    }
+                }
+                if !inside {
+                    continue;
+                }
+                for k in 0..2 {
+                    if n[1 - k] == 0 {
+                        pattern[k] += values[usize::from(n[k]).min(5)];
+                        fours[k] += u32::from(n[k] == short);
+                    }
+                }
+            }
+        }
+        (pattern, fours)
+    }
+
     #[test]
     fn apply_and_undo_restore_hash_patterns_and_stones() {
         let g = game("pente", "K10 L10 A1 M10 N10");
@@ -705,11 +645,8 @@ mod tests {
         assert_eq!((b.key(), b.pattern, b.fours), (key, pattern, fours));
         let fresh = Board::new(&b.game);
         assert_eq!(fresh.key(), b.key());
-        assert_eq!(fresh.gains, b.gains);
-        assert_eq!(
-            (fresh.short1.clone(), fresh.short2.clone()),
-            (b.short1.clone(), b.short2.clone())
-        );
+        assert_eq!((fresh.pattern, fresh.fours), (b.pattern, b.fours));
+        assert_eq!(fresh.shapes, b.shapes);
     }
 
     #[test]
@@ -792,9 +729,7 @@ mod tests {
             proptest::prop_assert_eq!(fresh.key(), b.key());
             proptest::prop_assert_eq!(fresh.pattern, b.pattern);
             proptest::prop_assert_eq!(fresh.fours, b.fours);
-            proptest::prop_assert_eq!(&fresh.gains, &b.gains);
-            proptest::prop_assert_eq!(&fresh.short1, &b.short1);
-            proptest::prop_assert_eq!(&fresh.short2, &b.short2);
+            proptest::prop_assert_eq!(brute_windows(&b), (b.pattern, b.fours));
             proptest::prop_assert_eq!(&fresh.near, &b.near);
             proptest::prop_assert_eq!(&fresh.keys, &b.keys);
             proptest::prop_assert_eq!(&fresh.shapes, &b.shapes);

@@ -19,6 +19,7 @@ mod openings;
 mod patterns;
 mod search;
 mod tt;
+mod windows;
 
 pub use search::{Engine, Limits, SearchInfo, Source, Style, WIN};
 

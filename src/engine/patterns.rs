@@ -163,16 +163,30 @@ pub(crate) const THREATS: usize = 7;
 /// The value of one line's shape for the evaluation and the ordering.
 const SHAPE_VALUE: [i32; 8] = [0, 3, 10, 12, 45, 50, 400, 10_000];
 
+/// A point's combined threat and value by [`set_index`] of its four shapes.
+pub(crate) type CombinedTable = [(Threat, i32)];
+
+/// [`combine`] of every set of four shapes, by [`set_index`] (`renju_black`: as
+/// [`combine_renju_black`]).
+pub(crate) fn combined_table(renju_black: bool) -> &'static CombinedTable {
+    static TABLES: [OnceLock<Vec<(Threat, i32)>>; 2] = [OnceLock::new(), OnceLock::new()];
+    if renju_black {
+        TABLES[1].get_or_init(|| every_set_of_four(combine_renju_black))
+    } else {
+        TABLES[0].get_or_init(|| every_set_of_four(combine))
+    }
+}
+
 /// [`combine`] through a table of every set of four shapes.
+#[cfg(test)]
 pub(crate) fn combined(shapes: [u8; 4]) -> (Threat, i32) {
-    static TABLE: OnceLock<Vec<(Threat, i32)>> = OnceLock::new();
-    TABLE.get_or_init(|| every_set_of_four(combine))[set_index(shapes)]
+    combined_table(false)[set_index(shapes)]
 }
 
 /// [`combine_renju_black`] through a table of every set of four shapes.
+#[cfg(test)]
 pub(crate) fn combined_renju_black(shapes: [u8; 4]) -> (Threat, i32) {
-    static TABLE: OnceLock<Vec<(Threat, i32)>> = OnceLock::new();
-    TABLE.get_or_init(|| every_set_of_four(combine_renju_black))[set_index(shapes)]
+    combined_table(true)[set_index(shapes)]
 }
 
 /// `judge` of every set of four shapes (three bits each), indexed by [`set_index`].
@@ -183,7 +197,7 @@ fn every_set_of_four(judge: fn([u8; 4]) -> (Threat, i32)) -> Vec<(Threat, i32)> 
 }
 
 /// The index of a set of four shapes in the tables of [`every_set_of_four`].
-fn set_index(shapes: [u8; 4]) -> usize {
+pub(crate) fn set_index(shapes: [u8; 4]) -> usize {
     usize::from(shapes[0])
         | usize::from(shapes[1]) << 3
         | usize::from(shapes[2]) << 6

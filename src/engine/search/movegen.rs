@@ -111,7 +111,8 @@ impl Search<'_> {
         }
         tac.my_wins.dedup();
         tac.opp_wins.dedup();
-        cands.sort_by_key(|c| std::cmp::Reverse(c.score));
+        // Ties in board order (the order the cells were visited), as a stable sort would.
+        cands.sort_unstable_by_key(|c| (std::cmp::Reverse(c.score), c.cell));
         (cands, tac)
     }
 
@@ -175,13 +176,18 @@ impl Search<'_> {
                 score: b.gain_at(i, colour),
             })
             .collect();
-        v.sort_by_key(|c| std::cmp::Reverse(c.score));
+        v.sort_unstable_by_key(|c| (std::cmp::Reverse(c.score), c.cell));
         v
     }
 
     /// Empty cells near the stones where `colour` would win on the spot.
     pub(super) fn win_cells(&self, colour: u8) -> Vec<u16> {
         let b = &self.b;
+        let capture_wins = b.capture_win > 0 && b.captures != crate::rules::Captures::None;
+        if !capture_wins && b.threats_at_least(colour, Threat::Five) == 0 {
+            // No point makes a row (the shapes say so, see `Board::line_threat_at`).
+            return Vec::new();
+        }
         b.on_board
             .iter()
             .map(|&i| usize::from(i))
