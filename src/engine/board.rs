@@ -352,10 +352,11 @@ impl Board {
                         self.tables[0][key[0][axis] as usize],
                         self.tables[1][key[1][axis] as usize],
                     ];
-                    if new[0] != self.shapes[j][0][axis] || new[1] != self.shapes[j][1][axis] {
-                        self.shapes[j][0][axis] = new[0];
-                        self.shapes[j][1][axis] = new[1];
-                        self.update_point(j);
+                    for (k, &shape) in new.iter().enumerate() {
+                        if shape != self.shapes[j][k][axis] {
+                            self.shapes[j][k][axis] = shape;
+                            self.update_colour_point(j, k);
+                        }
                     }
                 }
             }
@@ -364,22 +365,25 @@ impl Board {
     }
 
     fn update_point(&mut self, j: usize) {
-        let empty = self.cells[j] == EMPTY;
-        for k in 0..2 {
-            let (t, v) = if empty {
-                self.combine[k][patterns::set_index(self.shapes[j][k])]
-            } else {
-                (Threat::Quiet, 0)
-            };
-            let old = self.threats[j][k];
-            if old != t {
-                self.threat_count[k][old as usize] -= 1;
-                self.threat_count[k][t as usize] += 1;
-                self.threats[j][k] = t;
-            }
-            self.shape_sum[k] += v - self.values[j][k];
-            self.values[j][k] = v;
+        self.update_colour_point(j, 0);
+        self.update_colour_point(j, 1);
+    }
+
+    /// The threat and value of cell `j` for colour index `k`, from its shapes.
+    fn update_colour_point(&mut self, j: usize, k: usize) {
+        let (t, v) = if self.cells[j] == EMPTY {
+            self.combine[k][patterns::set_index(self.shapes[j][k])]
+        } else {
+            (Threat::Quiet, 0)
+        };
+        let old = self.threats[j][k];
+        if old != t {
+            self.threat_count[k][old as usize] -= 1;
+            self.threat_count[k][t as usize] += 1;
+            self.threats[j][k] = t;
         }
+        self.shape_sum[k] += v - self.values[j][k];
+        self.values[j][k] = v;
     }
 
     /// What `colour` playing the empty cell `i` makes over its four lines.

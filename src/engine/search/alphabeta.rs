@@ -35,7 +35,7 @@ impl Search<'_> {
         if depth <= 0 && self.quiet(me) {
             return self.evaluate(me, &Tactics::default(), ply);
         }
-        let (cands, tac) = self.generate(me);
+        let (cands, tac) = self.generate_unsorted(me);
         if cands.is_empty() {
             return 0;
         }
@@ -60,7 +60,7 @@ impl Search<'_> {
                 }
                 None => {
                     let mut c = cands;
-                    c.truncate(self.style.width);
+                    movegen::best_first(&mut c, self.style.width);
                     c
                 }
             },

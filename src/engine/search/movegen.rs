@@ -16,9 +16,36 @@ pub(super) fn makes_a_four(b: &Board, i: usize, colour: u8) -> bool {
     b.shapes_at(i, colour).iter().any(|&s| s >= FOUR)
 }
 
+/// The order of candidates: highest score first, ties in board order (the order the cells are
+/// visited in), a total order, so a partial sort picks the same first moves as a full one.
+pub(super) fn order(c: &Cand) -> (std::cmp::Reverse<i32>, u16) {
+    (std::cmp::Reverse(c.score), c.cell)
+}
+
+/// Keeps the `keep` first candidates in [`order`], sorted, without sorting the rest.
+pub(super) fn best_first(v: &mut Vec<Cand>, keep: usize) {
+    if keep == 0 {
+        v.clear();
+        return;
+    }
+    if v.len() > keep {
+        v.select_nth_unstable_by_key(keep - 1, order);
+        v.truncate(keep);
+    }
+    v.sort_unstable_by_key(order);
+}
+
 impl Search<'_> {
-    /// Candidate moves near the stones, scored for ordering, and the tactical facts.
+    /// Candidate moves near the stones, best first (see [`order`]), and the tactical facts.
     pub(super) fn generate(&self, me: u8) -> (Vec<Cand>, Tactics) {
+        let (mut cands, tac) = self.generate_unsorted(me);
+        cands.sort_unstable_by_key(order);
+        (cands, tac)
+    }
+
+    /// [`Search::generate`] with the candidates in board order (scored, not sorted): inner
+    /// nodes sort only the few they search ([`best_first`]).
+    pub(super) fn generate_unsorted(&self, me: u8) -> (Vec<Cand>, Tactics) {
         let opp = 3 - me;
         let check = self.needs_check();
         let b = &self.b;
@@ -111,8 +138,6 @@ impl Search<'_> {
         }
         tac.my_wins.dedup();
         tac.opp_wins.dedup();
-        // Ties in board order (the order the cells were visited), as a stable sort would.
-        cands.sort_unstable_by_key(|c| (std::cmp::Reverse(c.score), c.cell));
         (cands, tac)
     }
 
@@ -127,7 +152,7 @@ impl Search<'_> {
         if tac.opp_wins.is_empty() && !pending_against_me {
             return None;
         }
-        let forced: Vec<Cand> = cands
+        let mut forced: Vec<Cand> = cands
             .iter()
             .copied()
             .filter(|c| {
@@ -135,6 +160,7 @@ impl Search<'_> {
                     || (!pending_against_me && tac.opp_wins.contains(&c.cell))
             })
             .collect();
+        forced.sort_unstable_by_key(order);
         Some(forced)
     }
 
@@ -148,7 +174,7 @@ impl Search<'_> {
         if b.threats_at_least(opp, Threat::OpenFour) == 0 || b.game.threatened_line().is_some() {
             return None;
         }
-        let keep: Vec<Cand> = cands
+        let mut keep: Vec<Cand> = cands
             .iter()
             .copied()
             .filter(|c| {
@@ -158,12 +184,18 @@ impl Search<'_> {
                     || tac.my_captures.contains(&c.cell)
             })
             .collect();
+        keep.sort_unstable_by_key(order);
         (!keep.is_empty()).then_some(keep)
     }
 
     /// Cells where `colour` makes a row one short of a line (a four).
     pub(super) fn four_makers(&self, colour: u8) -> Vec<Cand> {
         let b = &self.b;
+        if b.threats_at_least(colour, Threat::Four) == 0 {
+            // Every point with a four on some line is a four or more in its threat (only
+            // Renju's forbidden double fours are not, and the rules refuse those anyway).
+            return Vec::new();
+        }
         let check = self.needs_check();
         let mut v: Vec<Cand> = b
             .on_board
@@ -176,7 +208,7 @@ impl Search<'_> {
                 score: b.gain_at(i, colour),
             })
             .collect();
-        v.sort_unstable_by_key(|c| (std::cmp::Reverse(c.score), c.cell));
+        v.sort_unstable_by_key(order);
         v
     }
 
