@@ -483,6 +483,7 @@ pub async fn run(config: Config, operations: Operations) -> Result<(), Error> {
     // back the rest (another process takes it at once).
     engine_jobs::stop(&engine, &service, grace / 5).await;
     flush_outbox(&service, grace / 5).await;
+    stop_poster(&service, grace / 10).await;
     service.close().await;
     let _ = stop_listener.send(true);
     if let Some(listening) = listening {
@@ -538,6 +539,17 @@ pub(crate) async fn flush_outbox(service: &Service, within: Duration) {
             }
         }
         tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+/// Stops the outbox's poster before the database closes, waiting at most `within` for the
+/// round under way (its posts are recorded or stay owed: nothing is lost either way).
+pub(crate) async fn stop_poster(service: &Service, within: Duration) {
+    if tokio::time::timeout(within, service.stop_outbox_poster())
+        .await
+        .is_err()
+    {
+        info!("the outbox's poster was still in a round at the stop");
     }
 }
 

@@ -792,10 +792,21 @@ pub async fn run(http: Weak<Http>, service: Weak<Service>, i18n: Arc<I18n>, bot:
     };
     let mut global_until: Option<Instant> = None;
     let mut pruned = Instant::now();
+    // Held until this returns: a stop waits for the round under way.
+    let _running = match service.upgrade() {
+        Some(service) => match service.outbox_poster_running().await {
+            Some(running) => running,
+            None => return,
+        },
+        None => return,
+    };
     loop {
         let (Some(http), Some(service)) = (http.upgrade(), service.upgrade()) else {
             return;
         };
+        if service.outbox_poster_stopping() {
+            return;
+        }
         let poster = Poster {
             http,
             service,
@@ -806,7 +817,10 @@ pub async fn run(http: Weak<Http>, service: Weak<Service>, i18n: Arc<I18n>, bot:
         if let Some(until) = global_until.take() {
             let now = Instant::now();
             if until > now {
-                tokio::time::sleep(until - now).await;
+                tokio::select! {
+                    () = tokio::time::sleep(until - now) => {}
+                    () = poster.service.outbox_poster_stop_asked() => return,
+                }
             }
         }
         let (until, progressed) = round(&poster).await;
@@ -828,6 +842,7 @@ pub async fn run(http: Weak<Http>, service: Weak<Service>, i18n: Arc<I18n>, bot:
         }
         tokio::select! {
             () = service.outbox_woken() => {}
+            () = service.outbox_poster_stop_asked() => {}
             () = tokio::time::sleep(IDLE) => {}
         }
     }

@@ -13,7 +13,9 @@ use std::time::Duration;
 use tracing::info;
 
 use super::engine::{Engine, JobOptions, Shared};
-use super::{Error, Operations, Signals, engine_jobs, flush_outbox, http_client, open_service};
+use super::{
+    Error, Operations, Signals, engine_jobs, flush_outbox, http_client, open_service, stop_poster,
+};
 use crate::config::Config;
 use crate::i18n::I18n;
 use crate::ops::metrics::{self, WorkerRole};
@@ -133,6 +135,7 @@ pub async fn run(config: Config, threads: usize, operations: Operations) -> Resu
     // The taker may wait for a slot held by a move still thinking: it has nothing left to do.
     taking.abort();
     flush_outbox(&service, grace / 5).await;
+    stop_poster(&service, grace / 10).await;
     service.close().await;
     let _ = stop_listener.send(true);
     if let Some(listening) = listening {

@@ -8,7 +8,7 @@
 //! with that very board. Rows of an earlier process are the poster's at once.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use super::{GameId, GameStatus, GameView, ResultReason, Service, ServiceError, Timestamp};
@@ -49,6 +49,10 @@ pub(super) struct Notes {
     /// Whether a poster runs for this service: work no member's action starts (a
     /// tournament's round) owes its posts only then.
     poster: std::sync::atomic::AtomicBool,
+    /// Set once the poster is asked to stop (a shutdown): it ends after its round.
+    stopping: tokio::sync::watch::Sender<bool>,
+    /// Held by the running poster, so that a stop can wait for the round under way.
+    running: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl Default for Notes {
@@ -59,6 +63,8 @@ impl Default for Notes {
             on: std::sync::atomic::AtomicBool::new(true),
             scope: Mutex::new(OutboxScope::All),
             poster: std::sync::atomic::AtomicBool::new(false),
+            stopping: tokio::sync::watch::Sender::new(false),
+            running: Arc::default(),
         }
     }
 }
@@ -201,6 +207,34 @@ impl Service {
         self.notes
             .poster
             .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The poster's right to run: held for as long as it runs, `None` once
+    /// [`Self::stop_outbox_poster`] was asked (the poster then ends at once).
+    pub async fn outbox_poster_running(&self) -> Option<tokio::sync::OwnedMutexGuard<()>> {
+        let guard = Arc::clone(&self.notes.running).lock_owned().await;
+        (!self.outbox_poster_stopping()).then_some(guard)
+    }
+
+    /// Whether the poster was asked to stop.
+    pub fn outbox_poster_stopping(&self) -> bool {
+        *self.notes.stopping.borrow()
+    }
+
+    /// Resolves once the poster is asked to stop (at once if it was).
+    pub async fn outbox_poster_stop_asked(&self) {
+        let mut asked = self.notes.stopping.subscribe();
+        // The sender lives in `self`: the wait cannot fail for want of one.
+        let _ = asked.wait_for(|stop| *stop).await;
+    }
+
+    /// Asks the poster to stop and waits until the round it is in has ended, so that nothing
+    /// of this service talks to Discord afterwards (a restart in the same process, as the
+    /// tests do, then has the only poster). What is left stays owed for the next start.
+    pub async fn stop_outbox_poster(&self) {
+        self.notes.stopping.send_replace(true);
+        self.notes.wake.notify_waiters();
+        drop(Arc::clone(&self.notes.running).lock_owned().await);
     }
 
     /// Whether the posts of work no member's action starts are owed through the outbox: it is

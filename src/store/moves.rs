@@ -375,13 +375,7 @@ impl Store {
         };
         let mut results = Vec::with_capacity(actions.len());
         for action in actions {
-            let result = append_in(
-                &mut tx,
-                &self.appends.boot,
-                &self.appends.job_holder,
-                action,
-            )
-            .await;
+            let result = self.append_one(&mut tx, action).await;
             if let Err(AppendError::Storage(e)) = &result {
                 if actions.len() == 1 {
                     results.push(result);
@@ -398,6 +392,11 @@ impl Store {
             results.push(result);
         }
         self.commit_results(tx, actions, results).await
+    }
+
+    /// One action of a batch, in the batch's transaction.
+    async fn append_one(&self, tx: &mut Tx, action: &NewAction) -> Result<(), AppendError> {
+        append_in(tx, &self.appends.boot, &self.appends.job_holder, action).await
     }
 
     /// Begins a batch's transaction and locks the ratings of every game it may end, all in
@@ -443,15 +442,7 @@ impl Store {
                 continue;
             }
             let result = match sqlx::query("SAVEPOINT append").execute(&mut *tx).await {
-                Ok(_) => {
-                    append_in(
-                        &mut tx,
-                        &self.appends.boot,
-                        &self.appends.job_holder,
-                        action,
-                    )
-                    .await
-                }
+                Ok(_) => self.append_one(&mut tx, action).await,
                 Err(e) => Err(StorageError::from(e).into()),
             };
             let undo = if result.is_ok() {

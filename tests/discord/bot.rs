@@ -34,15 +34,16 @@ pub async fn start_bot_on(
     let service = Service::open(store, config, Arc::new(SystemClock))
         .await
         .expect("open the database");
+    let service = Arc::new(service);
     let framework = discord::framework(
-        Arc::new(service),
+        Arc::clone(&service),
         Arc::new(I18n::load()),
         Registration::Guild(fake.guild_id().get()),
     );
     let client = discord::client(fake.http(), framework)
         .await
         .expect("build the client");
-    RunningBot::spawn(client)
+    RunningBot::spawn(client).after_stop(move || async move { service.stop_outbox_poster().await })
 }
 
 /// A fake with the bot connected and its commands registered, and a database in `dir`.

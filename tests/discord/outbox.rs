@@ -468,6 +468,30 @@ async fn a_game_start_whose_answers_discord_lost_opens_one_thread_and_posts_one_
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopped_bot_sends_nothing_more_while_its_posts_are_still_owed() {
+    // A restart in one process (as here) must leave the new bot the only poster: the old one,
+    // retrying a board Discord refused, would otherwise go on beside it.
+    let dir = tempfile::tempdir().unwrap();
+    let (fake, bot, started, route) = a_game(dir.path()).await;
+    let [first, _] = &started.order;
+    fake.fail(route.clone(), ErrorAnswer::server_error(503));
+    move_elsewhere(&fake, first, "H8").await;
+    wait_for("a refused attempt at the board", || {
+        !fake.requests_matching(&route).is_empty()
+    })
+    .await;
+    bot.shutdown().await;
+    let at_stop = fake.requests().len();
+    // Longer than the first retry's delay and the poster's idle look together.
+    tokio::time::sleep(Duration::from_millis(2_000)).await;
+    let after: Vec<String> = fake.requests()[at_stop..]
+        .iter()
+        .map(|r| format!("{} {} {}", r.method, r.path, r.status))
+        .collect();
+    assert!(after.is_empty(), "requests after the stop: {after:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_start_owed_at_a_restart_is_opened_and_posted_once_after_it() {
     // Discord is down first for threads, then (the thread opened) for the thread's messages;
     // each time the bot stops with the start owed, and a restart finishes it.

@@ -38,15 +38,17 @@ async fn bot_on_clock(fake: &FakeDiscord, db: &Path, clock: Arc<ManualClock>) ->
     let service = Service::open(&StoreOptions::for_file(db), config, clock)
         .await
         .expect("open the database");
+    let service = Arc::new(service);
     let framework = discord::framework(
-        Arc::new(service),
+        Arc::clone(&service),
         Arc::new(I18n::load()),
         Registration::Guild(fake.guild_id().get()),
     );
     let client = discord::client(fake.http(), framework)
         .await
         .expect("build the client");
-    let bot = RunningBot::spawn(client);
+    let bot = RunningBot::spawn(client)
+        .after_stop(move || async move { service.stop_outbox_poster().await });
     fake.wait_until_ready().await;
     fake.next_request(&Req::put("/applications/*/guilds/*/commands"))
         .await;
