@@ -4,9 +4,12 @@
 //! (`src/render/deflate.rs`), so what a picture costs depends on what was encoded before:
 //! - `encode_cold`: PNG-encoding an already drawn picture with nothing to reuse (every band
 //!   deflated), the cost of encoding an image of that size from scratch;
-//! - `render_png/next_move`: the bot's path, drawing and encoding a position when the cache
-//!   holds the pictures before its last two moves and nothing else (the bot posts a game's
-//!   board after every move): only the bands that differ from both are deflated;
+//! - `render_png/next_move`: the bot's path, drawing and encoding a position when the caches
+//!   hold the pictures before its last two moves and nothing else (the bot posts a game's
+//!   board after every move): the picture is drawn over the one before it (only the cells
+//!   and footer that differ), and only the bands that differ from both are deflated;
+//! - `render_png_full/next_move`: the same position drawn in full (every cell, every band
+//!   hashed), as before incremental pictures; the paired figures print both;
 //! - `render_png/same_position`: drawing and encoding a position encoded just before, all
 //!   bands found (drawing, hashing and assembling the file);
 //! - `draw`: drawing alone.
@@ -88,12 +91,21 @@ fn bench(c: &mut Criterion) {
     // the medians and the median of the pairwise ratios.
     let (mut next_move, mut cold, mut same, mut draw, mut ratios) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut full, mut gains) = (Vec::new(), Vec::new());
     for i in 0..1500 {
         let (before, after) = &pairs[i % pairs.len()];
+        // The next move drawn in full (as before incremental pictures), then drawn over the
+        // game's last picture: each after the same priming.
+        prime(before, &names, &opts);
+        let t = Instant::now();
+        black_box(render::render_png_full(black_box(after), &names, &opts));
+        let f = t.elapsed().as_secs_f64();
         prime(before, &names, &opts);
         let t = Instant::now();
         black_box(render::render_png(black_box(after), &names, &opts));
         let a = t.elapsed().as_secs_f64();
+        full.push(f);
+        gains.push(a / f);
         let t = Instant::now();
         black_box(render::render_png(black_box(after), &names, &opts));
         same.push(t.elapsed().as_secs_f64());
@@ -116,6 +128,13 @@ fn bench(c: &mut Criterion) {
         median(&mut same) * 1e3,
         median(&mut draw) * 1e3,
     );
+    eprintln!(
+        "paired, 1500 moves (medians): next move drawn in full {:.3} ms, incrementally {:.3} \
+         ms, ratio {:.3}",
+        median(&mut full) * 1e3,
+        median(&mut next_move) * 1e3,
+        median(&mut gains),
+    );
 
     let (before, after) = &pairs[pairs.len() - 1];
     let mut group = c.benchmark_group("png_19x19");
@@ -123,6 +142,13 @@ fn bench(c: &mut Criterion) {
         b.iter_batched(
             || prime(before, &names, &opts),
             |()| render::render_png(black_box(after), black_box(&names), black_box(&opts)),
+            BatchSize::PerIteration,
+        )
+    });
+    group.bench_function("render_png_full/next_move", |b| {
+        b.iter_batched(
+            || prime(before, &names, &opts),
+            |()| render::render_png_full(black_box(after), black_box(&names), black_box(&opts)),
             BatchSize::PerIteration,
         )
     });

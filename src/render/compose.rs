@@ -37,8 +37,9 @@ impl Canvas for Indexed<'_> {
 }
 
 /// What each cell of the board shows.
-struct Cells {
-    n: usize,
+pub(crate) struct Cells {
+    /// Board side.
+    pub n: usize,
     stones: Vec<Option<(u8, Look)>>,
     crossed: Vec<bool>,
     marks: Vec<Option<Mark>>,
@@ -46,7 +47,17 @@ struct Cells {
 }
 
 impl Cells {
-    fn of(scene: &Scene, layout: &Layout) -> Cells {
+    /// Whether cell `i` is drawn the same in both, given whether the lines drawn through
+    /// crossed cells are the same.
+    pub fn same_cell(&self, other: &Cells, i: usize, same_lines: bool) -> bool {
+        self.stones[i] == other.stones[i]
+            && self.marks[i] == other.marks[i]
+            && self.crossed[i] == other.crossed[i]
+            && (same_lines || !self.crossed[i])
+    }
+
+    /// What each cell of `scene` shows.
+    pub fn of(scene: &Scene, layout: &Layout) -> Cells {
         let n = usize::from(layout.size);
         let mut stones = vec![None; n * n];
         for &(p, colour, look) in &scene.stones {
@@ -168,28 +179,75 @@ pub(crate) fn compose_indexed(
     colours: &Colours,
     quant: &Quantizer,
 ) -> Vec<u8> {
-    let (w, h) = (layout.width, layout.height());
-    let mut idx = Vec::with_capacity((w * h) as usize);
-    idx.extend_from_slice(&bg.idx);
-    idx.resize((w * h) as usize, quant.index_of(colours.footer));
-    let cells = Cells::of(scene, layout);
-    let s = layout.cell;
-    let mut tile = filled(s, s, [0; 3]);
-    let wu = w as usize;
-    for i in 0..cells.n * cells.n {
+    let painter = Painter {
+        layout,
+        bg,
+        icons,
+        colours,
+        quant,
+    };
+    painter.compose(&Cells::of(scene, layout), scene)
+}
+
+/// What drawing in palette indices needs besides the scene: the geometry, the cached board,
+/// the footer icons, the theme's colours and its palette.
+pub(crate) struct Painter<'a> {
+    pub layout: &'a Layout,
+    pub bg: &'a Background,
+    pub icons: &'a [Sprite],
+    pub colours: &'a Colours,
+    pub quant: &'a Quantizer,
+}
+
+impl Painter<'_> {
+    /// The whole picture: the board, every cell of `cells` (the cells of `scene`), the footer.
+    pub fn compose(&self, cells: &Cells, scene: &Scene) -> Vec<u8> {
+        let (w, h) = (self.layout.width, self.layout.height());
+        let mut idx = Vec::with_capacity((w * h) as usize);
+        idx.extend_from_slice(&self.bg.idx);
+        idx.resize((w * h) as usize, 0);
+        let mut tile = filled(self.layout.cell, self.layout.cell, [0; 3]);
+        for i in 0..cells.n * cells.n {
+            // The board was just copied: no cell needs restoring.
+            self.paint_cell(cells, i, &mut idx, &mut tile, false);
+        }
+        self.paint_footer(scene, &mut idx);
+        idx
+    }
+
+    /// Paints cell `i` of `cells` into the picture `idx`. With `restore`, the board's own
+    /// pixels are put back under the cell first (the cell may hold an earlier stone);
+    /// without, they must already be there.
+    pub fn paint_cell(
+        &self,
+        cells: &Cells,
+        i: usize,
+        idx: &mut [u8],
+        tile: &mut RgbBuf,
+        restore: bool,
+    ) {
+        let (layout, quant) = (self.layout, self.quant);
+        let s = layout.cell as usize;
+        let wu = layout.width as usize;
         let (x0, y0) = layout.cell_origin((i % cells.n) as u8, (i / cells.n) as u8);
         let base = y0 as usize * wu + x0 as usize;
+        if restore {
+            for ty in 0..s {
+                let j = base + ty * wu;
+                idx[j..j + s].copy_from_slice(&self.bg.idx[j..j + s]);
+            }
+        }
         if cells.needs_tile(i) {
-            cells.paint_tile(i, x0, y0, bg, colours, &mut tile);
-            for ty in 0..s as usize {
-                for tx in 0..s as usize {
-                    let p = &tile.as_raw()[(ty * s as usize + tx) * 3..];
+            cells.paint_tile(i, x0, y0, self.bg, self.colours, tile);
+            for ty in 0..s {
+                for tx in 0..s {
+                    let p = &tile.as_raw()[(ty * s + tx) * 3..];
                     idx[base + ty * wu + tx] = quant.index(p[0], p[1], p[2]);
                 }
             }
         } else if let Some((colour, look)) = cells.stones[i] {
-            let Some(fast) = bg.fast_sprite(colour, look) else {
-                continue;
+            let Some(fast) = self.bg.fast_sprite(colour, look) else {
+                return;
             };
             for &(ty, tx, start, len) in &fast.runs {
                 let j = base + usize::from(ty) * wu + usize::from(tx);
@@ -206,21 +264,29 @@ pub(crate) fn compose_indexed(
             }
         }
     }
-    let mut canvas = Indexed {
-        width: w,
-        height: h,
-        idx,
-        quant,
-    };
-    let rule = quant.index_of(colours.footer_rule);
-    let top = (layout.width * w) as usize;
-    canvas.idx[top..top + 2 * wu].fill(rule);
-    let mut footer = Footer {
-        canvas: &mut canvas,
-        top: layout.width,
-    };
-    draw_footer(&mut footer, scene, layout, icons, colours);
-    canvas.idx
+
+    /// Paints the footer band (every row below the board) afresh: its rule, its background,
+    /// the players' rows and the status line of `scene`.
+    pub fn paint_footer(&self, scene: &Scene, idx: &mut Vec<u8>) {
+        let layout = self.layout;
+        let (w, h) = (layout.width, layout.height());
+        let wu = w as usize;
+        let top = (layout.width * w) as usize;
+        idx[top..top + 2 * wu].fill(self.quant.index_of(self.colours.footer_rule));
+        idx[top + 2 * wu..].fill(self.quant.index_of(self.colours.footer));
+        let mut canvas = Indexed {
+            width: w,
+            height: h,
+            idx: std::mem::take(idx),
+            quant: self.quant,
+        };
+        let mut footer = Footer {
+            canvas: &mut canvas,
+            top: layout.width,
+        };
+        draw_footer(&mut footer, scene, layout, self.icons, self.colours);
+        *idx = canvas.idx;
+    }
 }
 
 /// The footer band of a picture, as a canvas of its own.

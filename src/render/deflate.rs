@@ -75,7 +75,7 @@ impl Band {
 /// What identifies a band's filtered bytes: the hashes of its pixels and the row above, the
 /// width, the number of rows, and whether it is the picture's top band (with no row above).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Key {
+pub(crate) struct Key {
     hash: [u64; 2],
     width: u32,
     rows: u32,
@@ -309,7 +309,7 @@ pub(crate) fn adler32_combine(first: u32, second: u32, second_len: u64) -> u32 {
 
 /// The rows where bands start: `starts` cleaned (inside the picture, sorted, unique) with the
 /// first row added, and the picture's height as the final boundary.
-fn boundaries(starts: &[u32], height: usize) -> Vec<usize> {
+pub(crate) fn boundaries(starts: &[u32], height: usize) -> Vec<usize> {
     let mut cuts: Vec<usize> = starts
         .iter()
         .map(|&s| s as usize)
@@ -320,6 +320,19 @@ fn boundaries(starts: &[u32], height: usize) -> Vec<usize> {
     cuts.sort_unstable();
     cuts.dedup();
     cuts
+}
+
+/// The key of the band of rows `from..to` of a picture of `width` pixels a row: its pixels
+/// and the row above it hashed together.
+pub(crate) fn band_key(width: usize, idx: &[u8], from: usize, to: usize) -> Key {
+    let [h0, h1] = hashers();
+    let slice = &idx[from.saturating_sub(1) * width..to * width];
+    Key {
+        hash: [h0.hash_one(slice), h1.hash_one(slice)],
+        width: width as u32,
+        rows: (to - from) as u32,
+        top: from == 0,
+    }
 }
 
 /// The deflated bands of a picture of `width` pixels a row and `idx.len() / width` rows,
@@ -336,21 +349,25 @@ pub(crate) fn bands(
 ) -> Result<Vec<Arc<Band>>, CompressError> {
     let height = idx.len() / width.max(1);
     let bounds = boundaries(starts, height);
-    let [h0, h1] = hashers();
     let keys: Vec<Key> = bounds
         .windows(2)
-        .map(|r| {
-            let slice = &idx[r[0].saturating_sub(1) * width..r[1] * width];
-            Key {
-                hash: [h0.hash_one(slice), h1.hash_one(slice)],
-                width: width as u32,
-                rows: (r[1] - r[0]) as u32,
-                top: r[0] == 0,
-            }
-        })
+        .map(|r| band_key(width, idx, r[0], r[1]))
         .collect();
+    keyed_bands(width, idx, &bounds, &keys, cache)
+}
+
+/// [`bands`] for a picture whose band boundaries (from [`boundaries`]) and keys (from
+/// [`band_key`], one per band) are known already: an incremental picture only hashes the
+/// bands it changed.
+pub(crate) fn keyed_bands(
+    width: usize,
+    idx: &[u8],
+    bounds: &[usize],
+    keys: &[Key],
+    cache: Option<&BandCache>,
+) -> Result<Vec<Arc<Band>>, CompressError> {
     let mut found = match cache {
-        Some(c) => c.get_all(&keys),
+        Some(c) => c.get_all(keys),
         None => vec![None; keys.len()],
     };
     let mut fresh: Vec<(Key, Arc<Band>)> = Vec::new();

@@ -69,7 +69,28 @@ pub(crate) fn png(
         return Err(PngError::Palette(palette.len()));
     }
     let bands = deflate::bands(w as usize, idx, bands, cache)?;
-    let zlib_len = deflate::zlib_len(&bands);
+    png_of_bands(w, h, palette, &bands)
+}
+
+/// The PNG of a `w` x `h` palette picture whose image data are these deflated bands (rows
+/// filtered with `Up`), which must be the picture's rows from top to bottom. Dimensions and
+/// palette must be valid (as [`png`] checks them).
+///
+/// # Errors
+/// [`PngError::Size`] for image data too large for one chunk.
+pub(crate) fn png_of_bands(
+    w: u32,
+    h: u32,
+    palette: &[u8],
+    bands: &[std::sync::Arc<deflate::Band>],
+) -> Result<Vec<u8>, PngError> {
+    let max = i32::MAX as u32;
+    let zlib_len = deflate::zlib_len(bands);
+    let size_error = PngError::Size {
+        width: w,
+        height: h,
+        len: zlib_len,
+    };
     let mut out = Vec::with_capacity(8 + 25 + 12 + palette.len() + 12 + zlib_len + 12);
     out.extend_from_slice(&SIGNATURE);
     let mut ihdr = [0u8; 13];
@@ -88,7 +109,7 @@ pub(crate) fn png(
     out.extend_from_slice(&len.to_be_bytes());
     let start = out.len();
     out.extend_from_slice(b"IDAT");
-    deflate::write_zlib(&bands, &mut out);
+    deflate::write_zlib(bands, &mut out);
     let crc = crc32fast::hash(&out[start..]);
     out.extend_from_slice(&crc.to_be_bytes());
     chunk(&mut out, b"IEND", &[]);

@@ -55,6 +55,11 @@
 //! by all threads, keyed by the band's content: the next picture of a game only deflates
 //! the bands its move changed. The file does not depend on what the cache holds; see
 //! [`png_cache_stats`] for its size.
+//!
+//! A picture is also drawn over the last one drawn with the same names and options (in
+//! practice the same game's board a move earlier, kept in a second bounded cache): only the
+//! cells whose content differs and the footer are repainted, and only the bands holding a
+//! repainted row are hashed again. The file is the same as a full redraw's.
 
 mod cache;
 mod chart;
@@ -62,6 +67,7 @@ mod compose;
 mod deflate;
 mod encode;
 mod fonts;
+mod incremental;
 mod layout;
 mod marks;
 mod paint;
@@ -89,7 +95,7 @@ pub use text::name_strip;
 pub use theme::{Theme, UnknownTheme};
 
 /// The footer's words, so that the caller can translate them. English by default.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Labels {
     /// Before the number of the move that comes next, while the game is played: "Move 37"
     /// (36 stones are on the record; the 37th is to be played).
@@ -132,7 +138,7 @@ impl Default for Labels {
 }
 
 /// How to draw: the player preferences of seed 000 plus a theme.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RenderOptions {
     /// Light or dark.
     pub theme: Theme,
@@ -228,10 +234,28 @@ fn to_png(p: &Picture, theme: Theme, cache: Option<&deflate::BandCache>) -> Vec<
         .expect("the renderer's pictures have valid dimensions and palettes")
 }
 
+/// Encodes `scene` incrementally: from the last picture drawn for the same names, options
+/// and rules, through the shared caches (see `incremental`).
+fn render_scene(scene: &Scene, players: &[String], opts: &RenderOptions) -> Vec<u8> {
+    let series = incremental::series(players, opts, scene.size, scene.rows.len());
+    incremental::render(incremental::shared(), series, scene, opts).0
+}
+
 /// Draws a position as a PNG.
 ///
 /// `players` names the seats, seat 1 first; missing or empty names become "Player N".
+///
+/// The picture is drawn over the last one drawn with the same names and options when there
+/// is one (the board of the same game, a move earlier): only what differs is repainted and
+/// re-encoded. The file is the same as a full redraw's.
 pub fn render_png(game: &Game, players: &[String], opts: &RenderOptions) -> Vec<u8> {
+    render_scene(&scene(game, players, opts, None), players, opts)
+}
+
+/// Draws a position as [`render_png`] does, but in full, without starting from an earlier
+/// picture: the same file, at the cost before incremental pictures; for benchmarks.
+#[doc(hidden)]
+pub fn render_png_full(game: &Game, players: &[String], opts: &RenderOptions) -> Vec<u8> {
     to_png(
         &picture(game, players, opts, None),
         opts.theme,
@@ -248,11 +272,7 @@ pub fn render_png_with_tentative(
     opts: &RenderOptions,
     tentative: Point,
 ) -> Vec<u8> {
-    to_png(
-        &picture(game, players, opts, Some(tentative)),
-        opts.theme,
-        Some(deflate::shared()),
-    )
+    render_scene(&scene(game, players, opts, Some(tentative)), players, opts)
 }
 
 /// Draws a position with a translucent stone of `colour` on `alternative`: a review's
@@ -275,8 +295,7 @@ pub fn render_png_with_alternative(
             .stones
             .push((alternative, colour, paint::Look::Tentative));
     }
-    let picture = draw(&scene, scene.rows.len(), opts);
-    to_png(&picture, opts.theme, Some(deflate::shared()))
+    render_scene(&scene, players, opts)
 }
 
 /// Builds every cache (both themes' palettes, all board sizes with and without coordinates)
@@ -298,11 +317,13 @@ pub fn png_cache_stats() -> PngCacheStats {
     deflate::shared().stats()
 }
 
-/// Empties the shared cache of deflated picture bands and resets its counters; for
-/// benchmarks. Pictures stay the same, only slower until the cache fills again.
+/// Empties the shared cache of deflated picture bands (resetting its counters) and the one
+/// of the last pictures of each game; for benchmarks. Pictures stay the same, only slower
+/// until the caches fill again.
 #[doc(hidden)]
 pub fn clear_png_cache() {
     deflate::shared().clear();
+    incremental::shared().clear();
 }
 
 /// A position drawn in palette indices but not yet encoded: for the benchmark that times
