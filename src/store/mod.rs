@@ -62,6 +62,7 @@ mod members;
 mod migrate;
 mod model;
 mod moves;
+mod moves_pg;
 mod notify;
 mod offers;
 mod ops;

@@ -9,9 +9,9 @@ use super::model::{
     GameId, GameResult, GuildId, ResultReason, Timestamp, UserInfo, colours_to_mask,
 };
 use super::notify::{self, Change};
-use super::outbox::{Boot, Owed, owe_for_action};
+use super::outbox::{Boot, OutboxKind, Owed, owe, owe_for_action};
 use super::{
-    AppendError, StorageError, StorageErrorKind, Store, Tx, is_unique_violation, ratings,
+    AppendError, Backend, StorageError, StorageErrorKind, Store, Tx, is_unique_violation, ratings,
     upsert_member,
 };
 
@@ -140,6 +140,53 @@ fn outcome_unknown() -> AppendError {
     })
 }
 
+/// The game row's new values after an action: status, result, winners, loser's seat and
+/// when it finished (all but the status `None` while the game goes on).
+pub(super) struct Ending {
+    pub status: &'static str,
+    pub result: Option<&'static str>,
+    pub winners: Option<i64>,
+    pub loser: Option<i64>,
+    pub finished_at: Option<i64>,
+}
+
+impl Ending {
+    fn of(action: &NewAction) -> Ending {
+        match action.finished {
+            None => Ending {
+                status: "active",
+                result: None,
+                winners: None,
+                loser: None,
+                finished_at: None,
+            },
+            Some(r) => Ending {
+                status: "finished",
+                result: Some(r.reason.name()),
+                winners: Some(colours_to_mask(r.winners)),
+                loser: match r.reason {
+                    ResultReason::Resignation { seat } | ResultReason::Timeout { seat } => {
+                        Some(i64::from(seat))
+                    }
+                    _ => None,
+                },
+                finished_at: Some(action.at.0),
+            },
+        }
+    }
+}
+
+/// The error for a log row found at the ply the game row had not reached: both rows change
+/// in every append's transaction, so this is not a conflict but a fault.
+pub(super) fn log_ahead_of_game(action: &NewAction) -> AppendError {
+    AppendError::Storage(StorageError::corrupt(format!(
+        "game {}: ply {} is in the move log but the game's row was at ply {}",
+        action.game.0,
+        action.ply,
+        i64::from(action.ply) - 1
+    )))
+}
+
 /// Appends one move inside a transaction: the game row's new snapshot, then the move log's
 /// row. Refused as [`AppendError::Conflict`], with nothing written, when the game row is no
 /// longer at the previous ply or the game ended.
@@ -147,73 +194,24 @@ fn outcome_unknown() -> AppendError {
 /// The game row goes first because its conditional update refuses a conflict without an
 /// error: a batch of moves then needs no savepoint around each move (a failed statement
 /// would abort the whole transaction on PostgreSQL), see [`Store::append_all`].
+///
+/// On PostgreSQL the game row, the log row and the board's outbox row are written by one
+/// statement (`moves_pg`): the same rows in the same order, in a round trip instead of four.
 async fn append_in(
     tx: &mut Tx,
+    backend: Backend,
     boot: &Boot,
     holder: &JobHolder,
     action: &NewAction,
 ) -> Result<(), AppendError> {
-    let (status, result, winners, loser, finished_at) = match action.finished {
-        None => ("active", None, None, None, None),
-        Some(r) => (
-            "finished",
-            Some(r.reason.name()),
-            Some(colours_to_mask(r.winners)),
-            match r.reason {
-                ResultReason::Resignation { seat } | ResultReason::Timeout { seat } => {
-                    Some(i64::from(seat))
-                }
-                _ => None,
-            },
-            Some(action.at.0),
-        ),
-    };
-    let updated = sqlx::query(
-        "UPDATE games SET ply = $1, to_act_seat = $2, deadline = $3, sweep_lease = NULL, \
-         status = $4, result = $5, winners = $6, loser_seat = $7, finished_at = $8, \
-         updated_at = $9 WHERE game_id = $10 AND ply = $11 AND status = 'active'",
-    )
-    .bind(i64::from(action.ply))
-    .bind(action.to_act.map(i64::from))
-    .bind(action.deadline.map(|t| t.0))
-    .bind(status)
-    .bind(result)
-    .bind(winners)
-    .bind(loser)
-    .bind(finished_at)
-    .bind(action.at.0)
-    .bind(action.game.0)
-    .bind(i64::from(action.ply) - 1)
-    .execute(&mut **tx)
-    .await
-    .map_err(StorageError::from)?;
-    if updated.rows_affected() != 1 {
-        return Err(AppendError::Conflict);
-    }
-    // Both rows change in every append's transaction, so a log row at this ply while the
-    // game row was at the previous one means the two disagree: not a conflict, a fault.
-    let inserted = sqlx::query(
-        "INSERT INTO moves (game_id, ply, seat, action, played_at) VALUES ($1, $2, $3, $4, $5)",
-    )
-    .bind(action.game.0)
-    .bind(i64::from(action.ply))
-    .bind(i64::from(action.seat))
-    .bind(&action.token)
-    .bind(action.at.0)
-    .execute(&mut **tx)
-    .await;
-    match inserted {
-        Err(e) if is_unique_violation(&e) => {
-            return Err(AppendError::Storage(StorageError::corrupt(format!(
-                "game {}: ply {} is in the move log but the game's row was at ply {}",
-                action.game.0,
-                action.ply,
-                i64::from(action.ply) - 1
-            ))));
+    let ending = Ending::of(action);
+    // On PostgreSQL, whether offers went stale (the outbox's board row is written already).
+    let mut stale_offers = None;
+    match backend {
+        Backend::Postgres => {
+            stale_offers = Some(super::moves_pg::append_rows(tx, boot, action, &ending).await?);
         }
-        other => {
-            other.map_err(StorageError::from)?;
-        }
+        Backend::Sqlite => append_rows(tx, action, &ending).await?,
     }
     if let Some((guild, user)) = &action.rename {
         upsert_member(tx, *guild, user, action.at)
@@ -221,16 +219,36 @@ async fn append_in(
             .map_err(StorageError::from)?;
     }
     // What the action owes Discord is owed in the same transaction (issue 16).
-    owe_for_action(
-        tx,
-        boot,
-        action.game,
-        action.ply,
-        action.seat,
-        &action.owed,
-        action.at,
-    )
-    .await?;
+    match stale_offers {
+        None => {
+            owe_for_action(
+                tx,
+                boot,
+                action.game,
+                action.ply,
+                action.seat,
+                &action.owed,
+                action.at,
+            )
+            .await?;
+        }
+        // The board's (or loss on time's) row is in; the edits of stale offers come after it.
+        Some(true) => {
+            owe(
+                tx,
+                boot,
+                action.game,
+                action.ply,
+                OutboxKind::Offers,
+                None,
+                None,
+                None,
+                action.at,
+            )
+            .await?;
+        }
+        Some(false) => {}
+    }
     // The move the computer owes after this action (and the end of the job this action
     // answered, when the engine played it) is in the same transaction (issue 11).
     if action.computer {
@@ -246,6 +264,50 @@ async fn append_in(
         super::tournaments::record_board_result(tx, action.game, result).await?;
     }
     Ok(())
+}
+
+/// The game row's update, then the move log's row, as two statements (SQLite: in-process,
+/// a statement costs no round trip).
+async fn append_rows(tx: &mut Tx, action: &NewAction, e: &Ending) -> Result<(), AppendError> {
+    let updated = sqlx::query(
+        "UPDATE games SET ply = $1, to_act_seat = $2, deadline = $3, sweep_lease = NULL, \
+         status = $4, result = $5, winners = $6, loser_seat = $7, finished_at = $8, \
+         updated_at = $9 WHERE game_id = $10 AND ply = $11 AND status = 'active'",
+    )
+    .bind(i64::from(action.ply))
+    .bind(action.to_act.map(i64::from))
+    .bind(action.deadline.map(|t| t.0))
+    .bind(e.status)
+    .bind(e.result)
+    .bind(e.winners)
+    .bind(e.loser)
+    .bind(e.finished_at)
+    .bind(action.at.0)
+    .bind(action.game.0)
+    .bind(i64::from(action.ply) - 1)
+    .execute(&mut **tx)
+    .await
+    .map_err(StorageError::from)?;
+    if updated.rows_affected() != 1 {
+        return Err(AppendError::Conflict);
+    }
+    let inserted = sqlx::query(
+        "INSERT INTO moves (game_id, ply, seat, action, played_at) VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(action.game.0)
+    .bind(i64::from(action.ply))
+    .bind(i64::from(action.seat))
+    .bind(&action.token)
+    .bind(action.at.0)
+    .execute(&mut **tx)
+    .await;
+    match inserted {
+        Err(e) if is_unique_violation(&e) => Err(log_ahead_of_game(action)),
+        other => {
+            other.map_err(StorageError::from)?;
+            Ok(())
+        }
+    }
 }
 
 impl Store {
@@ -396,7 +458,14 @@ impl Store {
 
     /// One action of a batch, in the batch's transaction.
     async fn append_one(&self, tx: &mut Tx, action: &NewAction) -> Result<(), AppendError> {
-        append_in(tx, &self.appends.boot, &self.appends.job_holder, action).await
+        append_in(
+            tx,
+            self.backend,
+            &self.appends.boot,
+            &self.appends.job_holder,
+            action,
+        )
+        .await
     }
 
     /// Begins a batch's transaction and locks the ratings of every game it may end, all in

@@ -70,7 +70,7 @@ pub enum OutboxKind {
 }
 
 impl OutboxKind {
-    fn name(self) -> &'static str {
+    pub(super) fn name(self) -> &'static str {
         match self {
             OutboxKind::Board => "board",
             OutboxKind::Timeout => "timeout",
@@ -154,7 +154,7 @@ impl OutboxEnd {
 
 /// This process's mark on the rows it writes.
 #[derive(Debug)]
-pub(crate) struct Boot(String);
+pub(crate) struct Boot(pub(super) String);
 
 impl Default for Boot {
     fn default() -> Self {
@@ -163,7 +163,7 @@ impl Default for Boot {
 }
 
 /// A fresh nonce: Discord takes up to 25 characters.
-fn nonce() -> String {
+pub(super) fn nonce() -> String {
     format!("gm{:016x}", rand::rng().random::<u64>())
 }
 
