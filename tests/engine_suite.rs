@@ -5,13 +5,13 @@
 //! the machine's speed or load (the real budgets are measured by the arena, see the README).
 //!
 //! The threat-search positions (`vct`, `vct-defence`) were made by
-//! `examples/engine_suite_gen.rs`; here each is checked again: a `vct` position has no
+//! `crates/gomoku-core/examples/engine_suite_gen.rs`; here each is checked again: a `vct` position has no
 //! continuous-four win and levels 4-6 prove their answer with the threat search itself; in a
 //! `vct-defence` position the opponent wins by threats if the mover passes (plays the point
 //! farthest from the stones), and does not after any of the accepted answers, one of which
 //! levels 4-6 must choose.
 //!
-//! The positions and the per-level check are shared with `examples/engine_suite_table.rs`
+//! The positions and the per-level check are shared with `crates/gomoku-core/examples/engine_suite_table.rs`
 //! (`tests/engine_suite/positions.rs`), which prints nodes, times and verdicts per position.
 
 #[path = "engine_suite/positions.rs"]

@@ -1,5 +1,5 @@
 //! The tactical suite's positions and its checks, shared by the suite test
-//! (`tests/engine_suite.rs`) and the measurement table (`examples/engine_suite_table.rs`), so
+//! (`tests/engine_suite.rs`) and the measurement table (`crates/gomoku-core/examples/engine_suite_table.rs`), so
 //! that what is measured is exactly what is tested.
 //!
 //! One position per line: `category | rule set | moves | accepted answers | how made`; blank
@@ -10,8 +10,8 @@
 
 use std::time::{Duration, Instant};
 
-use gomoku_bot::engine::{Engine, Level, Limits, SearchInfo, Source, Style};
-use gomoku_bot::rules::{Action, Game, Point, RuleSet, Status};
+use gomoku_core::engine::{Engine, Level, Limits, SearchInfo, Source, Style};
+use gomoku_core::rules::{Action, Game, Point, RuleSet, Status};
 
 /// One suite position.
 pub struct Position {

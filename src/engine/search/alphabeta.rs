@@ -183,7 +183,8 @@ impl Search<'_> {
         }
         if forced.is_none() && self.style.vct_depth > 0 {
             let full_deadline = self.deadline;
-            self.deadline = start + budget.mul_f64(0.25);
+            let share = f64::from(self.style.vct_share.min(85)) / 100.0;
+            self.deadline = full_deadline.min(start + budget.mul_f64(share));
             let found = self.vct_root(me, self.style.vct_depth);
             self.deadline = full_deadline;
             self.stopped = false;
@@ -207,12 +208,15 @@ impl Search<'_> {
             let share = (0.85 - f64::from(self.style.reserve.min(50)) / 100.0).max(0.35);
             self.deadline = full_deadline.min(start + budget.mul_f64(share));
         }
-        let soft = start + budget.mul_f64(0.55);
+        let soft = budget.mul_f64(f64::from(self.style.soft.min(85)) / 100.0);
+        let stop = self.deadline.saturating_duration_since(start);
+        let mut last: Option<Duration> = None;
         let mut best: Option<(u16, i32)> = None;
         let mut scored: Vec<(u16, i32)> = Vec::new();
         let mut completed = 0;
         let exact_all = self.style.noise > 0;
         for depth in 1..=self.style.max_depth {
+            let iteration = Instant::now();
             let mut alpha = -INF;
             let mut results: Vec<(u16, i32)> = Vec::with_capacity(moves.len());
             for (k, m) in moves.iter().enumerate() {
@@ -241,12 +245,15 @@ impl Search<'_> {
             }
             if self.stopped {
                 // A partial iteration still counts when its first (previous best) move was
-                // searched and a later one beat it.
-                if let (Some(&(c0, s0)), Some(prev)) = (results.first(), best)
+                // searched and a later one beat it: both scores are exact and of the same
+                // depth (a later move is re-searched with a full window when it beats the
+                // first). It need not beat the previous iteration's score too: when the first
+                // move falls at the new depth, the better move of that depth is the better
+                // guess (scores swing between odd and even depths).
+                if let (Some(&(c0, s0)), Some(_)) = (results.first(), best)
                     && let Some(&(c, s)) = results.iter().max_by_key(|r| r.1)
                     && c != c0
                     && s > s0
-                    && s > prev.1
                 {
                     best = Some((c, s));
                 }
@@ -264,7 +271,17 @@ impl Search<'_> {
                     .position(|&o| o == c.cell)
                     .unwrap_or(usize::MAX)
             });
-            if best.is_some_and(|b| b.1.abs() >= WIN_MIN) || Instant::now() >= soft {
+            let before = last.replace(iteration.elapsed());
+            if best.is_some_and(|b| b.1.abs() >= WIN_MIN)
+                || !start_iteration(
+                    start.elapsed(),
+                    last.unwrap_or_default(),
+                    before,
+                    soft,
+                    stop,
+                    self.style.finish,
+                )
+            {
                 break;
             }
         }
@@ -380,5 +397,201 @@ impl Search<'_> {
             || (!self.stopped && self.vct_root(opp, self.style.guard).is_some());
         self.b.undo();
         (!self.stopped).then_some(won)
+    }
+}
+
+/// Least and most growth assumed from one iteration of the main search to the next (the
+/// measured ratio of the last two is noisy: odd and even depths, table hits, tiny times).
+const GROWTH_MIN: f64 = 1.5;
+const GROWTH_MAX: f64 = 6.0;
+/// The growth assumed when the iteration before took no measurable time.
+const GROWTH_DEFAULT: f64 = 3.0;
+
+/// Whether iterative deepening starts another iteration, `elapsed` after the decision began:
+/// never at or after `soft`; with `finish` > 0, only when that percent of the next iteration's
+/// predicted time (`last`, the iteration just done, times its growth over `before`) fits
+/// before `stop`, the main search's deadline. Time logic alone: under a node cap the clock
+/// is far from both, so the search stays deterministic.
+pub(super) fn start_iteration(
+    elapsed: Duration,
+    last: Duration,
+    before: Option<Duration>,
+    soft: Duration,
+    stop: Duration,
+    finish: u32,
+) -> bool {
+    if elapsed >= soft {
+        return false;
+    }
+    if finish == 0 {
+        return true;
+    }
+    let growth = match before {
+        Some(b) if b >= Duration::from_micros(200) => {
+            (last.as_secs_f64() / b.as_secs_f64()).clamp(GROWTH_MIN, GROWTH_MAX)
+        }
+        _ => GROWTH_DEFAULT,
+    };
+    let needed = last.mul_f64(growth * f64::from(finish.min(100)) / 100.0);
+    elapsed + needed <= stop
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn no_iteration_starts_after_the_soft_stop() {
+        assert!(start_iteration(
+            ms(100),
+            ms(10),
+            None,
+            ms(1100),
+            ms(1400),
+            0
+        ));
+        assert!(!start_iteration(
+            ms(1100),
+            ms(1),
+            None,
+            ms(1100),
+            ms(1400),
+            0
+        ));
+        assert!(!start_iteration(
+            ms(1200),
+            ms(1),
+            Some(ms(1)),
+            ms(1100),
+            ms(1400),
+            100
+        ));
+    }
+
+    #[test]
+    fn the_next_iteration_starts_when_it_is_expected_to_finish() {
+        // 200 ms after 100 ms: growth 2, 400 ms more from 500 ms ends at 900 ms.
+        assert!(start_iteration(
+            ms(500),
+            ms(200),
+            Some(ms(100)),
+            ms(1400),
+            ms(900),
+            100
+        ));
+        assert!(!start_iteration(
+            ms(501),
+            ms(200),
+            Some(ms(100)),
+            ms(1400),
+            ms(900),
+            100
+        ));
+        // Half of it is enough with finish = 50.
+        assert!(start_iteration(
+            ms(700),
+            ms(200),
+            Some(ms(100)),
+            ms(1400),
+            ms(900),
+            50
+        ));
+        // A wild ratio is clamped (at most 6, at least 1.5).
+        assert!(start_iteration(
+            ms(100),
+            ms(100),
+            Some(ms(1)),
+            ms(1400),
+            ms(700),
+            100
+        ));
+        assert!(!start_iteration(
+            ms(100),
+            ms(100),
+            Some(ms(1)),
+            ms(1400),
+            ms(699),
+            100
+        ));
+        assert!(start_iteration(
+            ms(100),
+            ms(100),
+            Some(ms(90)),
+            ms(1400),
+            ms(250),
+            100
+        ));
+        assert!(!start_iteration(
+            ms(100),
+            ms(100),
+            Some(ms(90)),
+            ms(1400),
+            ms(249),
+            100
+        ));
+        // An earlier iteration too short to measure gives the default growth, 3.
+        let tiny = Some(Duration::from_micros(100));
+        assert!(start_iteration(
+            ms(100),
+            ms(100),
+            tiny,
+            ms(1400),
+            ms(400),
+            100
+        ));
+        assert!(!start_iteration(
+            ms(100),
+            ms(100),
+            tiny,
+            ms(1400),
+            ms(399),
+            100
+        ));
+        assert!(!start_iteration(
+            ms(100),
+            ms(100),
+            None,
+            ms(1400),
+            ms(399),
+            100
+        ));
+    }
+
+    proptest! {
+        #[test]
+        fn the_decision_is_monotone(
+            elapsed in 0u64..3000,
+            later in 0u64..3000,
+            last in 0u64..2000,
+            before in proptest::option::of(0u64..2000),
+            soft in 0u64..3000,
+            stop in 0u64..3000,
+            finish in 0u32..150,
+            more in 0u32..150,
+        ) {
+            let b = before.map(ms);
+            let go = start_iteration(ms(elapsed), ms(last), b, ms(soft), ms(stop), finish);
+            // Never at or after the soft stop; without a prediction, always before it.
+            if elapsed >= soft {
+                prop_assert!(!go);
+            }
+            if finish == 0 {
+                prop_assert_eq!(go, elapsed < soft);
+            }
+            // Later, or asking more of the next iteration, never turns a no into a yes.
+            if !go {
+                let at = ms(elapsed + later);
+                prop_assert!(!start_iteration(at, ms(last), b, ms(soft), ms(stop), finish));
+                if finish > 0 {
+                    let f = finish + more;
+                    prop_assert!(!start_iteration(ms(elapsed), ms(last), b, ms(soft), ms(stop), f));
+                }
+            }
+        }
     }
 }

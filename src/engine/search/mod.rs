@@ -58,6 +58,18 @@ pub struct Style {
     /// Whether answering the opponent's open three extends the line by a ply (as answering a
     /// four does), within the same extension budget.
     pub extend_threes: bool,
+    /// Percent of the budget after which iterative deepening starts no new iteration (the
+    /// iteration under way still runs to the main search's stop).
+    pub soft: u32,
+    /// Percent of the next iteration's predicted time (the last iteration's time times its
+    /// growth over the one before) that must fit before the main search's stop for the
+    /// iteration to start; 0 starts every iteration before `soft`. An iteration cut by the
+    /// stop seldom changes the move, but the prediction also refuses iterations that would
+    /// have fit: on level 5's traced positions it saved time and lost depth, so it stays off.
+    pub finish: u32,
+    /// Percent of the budget the root's threat-space (VCT) search for a win may use (within
+    /// the engine's 85% stop).
+    pub vct_share: u32,
 }
 
 impl Style {
@@ -78,6 +90,9 @@ impl Style {
             "guard" => self.guard = value.parse().map_err(|_| bad())?,
             "reserve" => self.reserve = value.parse().map_err(|_| bad())?,
             "extend_threes" => self.extend_threes = value.parse().map_err(|_| bad())?,
+            "soft" => self.soft = value.parse().map_err(|_| bad())?,
+            "finish" => self.finish = value.parse().map_err(|_| bad())?,
+            "vct_share" => self.vct_share = value.parse().map_err(|_| bad())?,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -97,6 +112,9 @@ impl Style {
                 guard: 0,
                 reserve: 0,
                 extend_threes: false,
+                soft: 55,
+                finish: 0,
+                vct_share: 25,
             },
             2 => Style {
                 max_depth: 3,
@@ -109,6 +127,9 @@ impl Style {
                 guard: 0,
                 reserve: 0,
                 extend_threes: false,
+                soft: 55,
+                finish: 0,
+                vct_share: 25,
             },
             3 => Style {
                 max_depth: 5,
@@ -121,6 +142,9 @@ impl Style {
                 guard: 0,
                 reserve: 15,
                 extend_threes: false,
+                soft: 55,
+                finish: 0,
+                vct_share: 25,
             },
             // Level 4 reads at most 5 plies (level 3's cap; level 5: as deep as its budget
             // allows), so it stays clearly below level 5 beyond the time: capped at 6 plies it
@@ -139,6 +163,9 @@ impl Style {
                 guard: 0,
                 reserve: 15,
                 extend_threes: false,
+                soft: 55,
+                finish: 0,
+                vct_share: 25,
             },
             _ => Style {
                 max_depth: 64,
@@ -153,6 +180,9 @@ impl Style {
                 guard: 0,
                 reserve: 15,
                 extend_threes: false,
+                soft: 55,
+                finish: 0,
+                vct_share: 25,
             },
         }
     }

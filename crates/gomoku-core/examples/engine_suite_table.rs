@@ -3,7 +3,7 @@
 //! second; for each `vct` position, the time the threat search takes to prove its first win.
 //!
 //! ```text
-//! cargo run --release --example engine_suite_table -- [--budget] [--levels 4,5,6] [--only vct,vct-defence] [FILE...]
+//! cargo run --release -p gomoku-core --example engine_suite_table -- [--budget] [--levels 4,5,6] [--only vct,vct-defence] [FILE...]
 //! ```
 //!
 //! By default each level runs under the suite's node cap (as `tests/engine_suite.rs` does, so
@@ -11,12 +11,12 @@
 //! 2 s, level 6: 10 s), which measures how long each level takes to answer. FILE defaults to
 //! `tests/fixtures/engine-suite.txt`. A summary per level ends the table.
 
-#[path = "../tests/engine_suite/positions.rs"]
+#[path = "../../../tests/engine_suite/positions.rs"]
 mod positions;
 
 use std::time::{Duration, Instant};
 
-use gomoku_bot::engine::{Engine, Level, Limits, Style};
+use gomoku_core::engine::{Engine, Level, Limits, Style};
 use positions::{Position, answer, capped, nodes_for, parse};
 
 #[derive(Default)]
@@ -62,11 +62,17 @@ fn main() {
         std::process::exit(2);
     }
     if files.is_empty() {
-        files.push("tests/fixtures/engine-suite.txt".to_string());
+        files.push(
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../tests/fixtures/engine-suite.txt"
+            )
+            .to_string(),
+        );
     }
     let mut totals: Vec<Total> = levels.iter().map(|_| Total::default()).collect();
     println!(
-        "{:<44} {:>5} {:<12} {:<26} {:>3} {:>6} {:>4} {:<7} {:>8} {:>9} {:>7} {:>9}",
+        "{:<20} {:>5} {:<12} {:<26} {:>3} {:>6} {:>4} {:<7} {:>8} {:>9} {:>7} {:>9}",
         "file",
         "line",
         "category",
@@ -88,6 +94,10 @@ fn main() {
                 std::process::exit(2);
             }
         };
+        // The file's name is enough in the table (the default path is long and absolute).
+        let shown = std::path::Path::new(file)
+            .file_name()
+            .map_or_else(|| file.clone(), |n| n.to_string_lossy().into_owned());
         for p in parse(&text) {
             if only.as_ref().is_some_and(|o| !o.contains(&p.category)) {
                 continue;
@@ -106,8 +116,8 @@ fn main() {
                 t.nodes += a.info.nodes;
                 t.time += a.elapsed;
                 println!(
-                    "{:<44} {:>5} {:<12} {:<26} {:>3} {:>6} {:>4} {:<7} {:>8} {:>9.1} {:>7.1} {:>9}",
-                    file,
+                    "{:<20} {:>5} {:<12} {:<26} {:>3} {:>6} {:>4} {:<7} {:>8} {:>9.1} {:>7.1} {:>9}",
+                    shown,
                     p.line,
                     p.category,
                     p.spec,

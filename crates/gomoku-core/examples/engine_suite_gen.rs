@@ -3,7 +3,7 @@
 //! engine's code.
 //!
 //! ```text
-//! cargo run --release --example engine_suite_gen -- [games per rule set] [seed] [preset] > new-lines.txt
+//! cargo run --release -p gomoku-core --example engine_suite_gen -- [games per rule set] [seed] [preset] > new-lines.txt
 //! ```
 //!
 //! For each rule set, games are played from a few random stones near the centre by level 3
@@ -29,16 +29,16 @@
 //!   pass already checked.
 //!
 //! The suite's positions, checks and node caps come from `tests/engine_suite/positions.rs`,
-//! the random openings from the arena's (`gomoku_bot::engine::arena::random_opening`).
+//! the random openings from the arena's (`gomoku_core::engine::arena::random_opening`).
 //!
 //! Positions the levels miss are counted on stderr (the unfiltered solve rate), not written.
 
-#[path = "../tests/engine_suite/positions.rs"]
+#[path = "../../../tests/engine_suite/positions.rs"]
 mod positions;
 
-use gomoku_bot::engine::arena::random_opening;
-use gomoku_bot::engine::{Engine, Level, Style};
-use gomoku_bot::rules::{Action, Game, Phase, Point, RuleSet, Status};
+use gomoku_core::engine::arena::random_opening;
+use gomoku_core::engine::{Engine, Level, Style};
+use gomoku_core::rules::{Action, Game, Phase, Point, RuleSet, Status};
 use positions::{Position, answer, capped, far_point, level_4_threats, wins_by_threats};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
