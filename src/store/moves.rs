@@ -151,6 +151,28 @@ pub(super) struct Ending {
 }
 
 impl Ending {
+    /// Binds the game row update's parameters `$1`-`$11` (new ply, seat to act, deadline,
+    /// the ending's five columns, time, game, previous ply), which both stores' append
+    /// statements share.
+    pub(super) fn bind_game_update<'q>(
+        &self,
+        query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>,
+        action: &NewAction,
+    ) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
+        query
+            .bind(i64::from(action.ply))
+            .bind(action.to_act.map(i64::from))
+            .bind(action.deadline.map(|t| t.0))
+            .bind(self.status)
+            .bind(self.result)
+            .bind(self.winners)
+            .bind(self.loser)
+            .bind(self.finished_at)
+            .bind(action.at.0)
+            .bind(action.game.0)
+            .bind(i64::from(action.ply) - 1)
+    }
+
     fn of(action: &NewAction) -> Ending {
         match action.finished {
             None => Ending {
@@ -269,25 +291,18 @@ async fn append_in(
 /// The game row's update, then the move log's row, as two statements (SQLite: in-process,
 /// a statement costs no round trip).
 async fn append_rows(tx: &mut Tx, action: &NewAction, e: &Ending) -> Result<(), AppendError> {
-    let updated = sqlx::query(
-        "UPDATE games SET ply = $1, to_act_seat = $2, deadline = $3, sweep_lease = NULL, \
-         status = $4, result = $5, winners = $6, loser_seat = $7, finished_at = $8, \
-         updated_at = $9 WHERE game_id = $10 AND ply = $11 AND status = 'active'",
-    )
-    .bind(i64::from(action.ply))
-    .bind(action.to_act.map(i64::from))
-    .bind(action.deadline.map(|t| t.0))
-    .bind(e.status)
-    .bind(e.result)
-    .bind(e.winners)
-    .bind(e.loser)
-    .bind(e.finished_at)
-    .bind(action.at.0)
-    .bind(action.game.0)
-    .bind(i64::from(action.ply) - 1)
-    .execute(&mut **tx)
-    .await
-    .map_err(StorageError::from)?;
+    let updated = e
+        .bind_game_update(
+            sqlx::query(
+                "UPDATE games SET ply = $1, to_act_seat = $2, deadline = $3, sweep_lease = NULL, \
+                 status = $4, result = $5, winners = $6, loser_seat = $7, finished_at = $8, \
+                 updated_at = $9 WHERE game_id = $10 AND ply = $11 AND status = 'active'",
+            ),
+            action,
+        )
+        .execute(&mut **tx)
+        .await
+        .map_err(StorageError::from)?;
     if updated.rows_affected() != 1 {
         return Err(AppendError::Conflict);
     }

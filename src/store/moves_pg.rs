@@ -67,18 +67,8 @@ pub(super) async fn append_rows(
         Some(_) => format!("{GAME_AND_LOG}{OUTBOX}{RESULT_WITH_OFFERS}"),
         None => format!("{GAME_AND_LOG}{RESULT}"),
     };
-    let mut query = sqlx::query(&sql)
-        .bind(i64::from(action.ply))
-        .bind(action.to_act.map(i64::from))
-        .bind(action.deadline.map(|t| t.0))
-        .bind(e.status)
-        .bind(e.result)
-        .bind(e.winners)
-        .bind(e.loser)
-        .bind(e.finished_at)
-        .bind(action.at.0)
-        .bind(action.game.0)
-        .bind(i64::from(action.ply) - 1)
+    let mut query = e
+        .bind_game_update(sqlx::query(&sql), action)
         .bind(i64::from(action.seat))
         .bind(&action.token);
     if let Some((kind, seat, reply)) = owed {
