@@ -50,6 +50,9 @@ impl Search<'_> {
         // Answering an open three (a threat to make an open four) is forced too: the line
         // is searched one ply further, within the same extension budget as fours.
         let mut answers_three = false;
+        // Only a node where nothing is forced or answered reduces its late moves: there every
+        // move is a choice, not a reply whose refutation the reduced search could miss.
+        let mut free = false;
         let mut moves = match forced {
             Some(f) if !f.is_empty() => f,
             _ => match self.defences(me, &cands, &tac) {
@@ -59,7 +62,9 @@ impl Search<'_> {
                     d
                 }
                 None => {
+                    free = true;
                     let mut c = cands;
+                    self.order_by_history(me, &mut c);
                     movegen::best_first(&mut c, self.style.width);
                     c
                 }
@@ -80,14 +85,30 @@ impl Search<'_> {
             let Some(p) = self.b.point(usize::from(m.cell)) else {
                 continue;
             };
+            // Whether the move makes or stops a threat is read before it is played (the
+            // board's shapes are those of the empty point); the same flag keeps a cut-off by a
+            // threat out of the quiet moves' history.
+            let quiet = free
+                && (self.style.lmr > 0 || self.style.history > 0)
+                && !self.tactical(me, m.cell);
+            let r = if quiet && m.cell != tt_move {
+                reduce::reduction(&self.style, depth, k, false)
+            } else {
+                0
+            };
             if self.b.apply(Action::Place(p)).is_err() {
                 continue;
             }
             let score = if k == 0 {
                 -self.negamax(child_depth, -beta, -alpha, ply + 1, child_ext)
             } else {
-                let s = -self.negamax(child_depth, -alpha - 1, -alpha, ply + 1, child_ext);
-                if s > alpha && s < beta {
+                let mut s = -self.negamax(child_depth - r, -alpha - 1, -alpha, ply + 1, child_ext);
+                if r > 0 && s > alpha && !self.stopped {
+                    // The shallow look says this late move beats the best so far: check it at
+                    // full depth before believing it.
+                    s = -self.negamax(child_depth, -alpha - 1, -alpha, ply + 1, child_ext);
+                }
+                if s > alpha && s < beta && !self.stopped {
                     -self.negamax(child_depth, -beta, -alpha, ply + 1, child_ext)
                 } else {
                     s
@@ -105,6 +126,9 @@ impl Search<'_> {
                 alpha = score;
             }
             if alpha >= beta {
+                if quiet && self.style.history > 0 {
+                    self.history.record(me, m.cell, depth);
+                }
                 break;
             }
         }

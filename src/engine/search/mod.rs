@@ -17,6 +17,7 @@ mod alphabeta;
 mod eval;
 mod movegen;
 mod opening;
+mod reduce;
 mod threats;
 
 /// The score of a won position (less the plies it takes).
@@ -70,6 +71,20 @@ pub struct Style {
     /// Percent of the budget the root's threat-space (VCT) search for a win may use (within
     /// the engine's 85% stop).
     pub vct_share: u32,
+    /// Late move reductions: at a node where nothing is forced, the moves after this many
+    /// (in search order) that neither make nor stop a threat are searched a ply shallower
+    /// first, and again at full depth when they beat the best so far; 0 turns it off.
+    pub lmr: usize,
+    /// Moves from this index on are reduced by two plies instead of one (at depth 3 or more);
+    /// 0: one ply at most.
+    pub lmr_late: usize,
+    /// The least threat (1 open three, 2 four, 3 double three, 4 four-three, 5 open four)
+    /// the opponent would make on a point for the move there to count as a block and never
+    /// be reduced (the mover's own threes and fours never are).
+    pub lmr_block: u8,
+    /// Weight of the history heuristic in the move ordering: the quiet move with the most
+    /// cut-offs so far gets this many points over its shapes' score; 0 turns it off.
+    pub history: u32,
 }
 
 impl Style {
@@ -93,6 +108,10 @@ impl Style {
             "soft" => self.soft = value.parse().map_err(|_| bad())?,
             "finish" => self.finish = value.parse().map_err(|_| bad())?,
             "vct_share" => self.vct_share = value.parse().map_err(|_| bad())?,
+            "lmr" => self.lmr = value.parse().map_err(|_| bad())?,
+            "lmr_late" => self.lmr_late = value.parse().map_err(|_| bad())?,
+            "lmr_block" => self.lmr_block = value.parse().map_err(|_| bad())?,
+            "history" => self.history = value.parse().map_err(|_| bad())?,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -115,6 +134,10 @@ impl Style {
                 soft: 55,
                 finish: 0,
                 vct_share: 25,
+                lmr: 0,
+                lmr_late: 0,
+                lmr_block: 1,
+                history: 0,
             },
             2 => Style {
                 max_depth: 3,
@@ -130,6 +153,10 @@ impl Style {
                 soft: 55,
                 finish: 0,
                 vct_share: 25,
+                lmr: 0,
+                lmr_late: 0,
+                lmr_block: 1,
+                history: 0,
             },
             3 => Style {
                 max_depth: 5,
@@ -145,6 +172,10 @@ impl Style {
                 soft: 55,
                 finish: 0,
                 vct_share: 25,
+                lmr: 0,
+                lmr_late: 0,
+                lmr_block: 1,
+                history: 0,
             },
             // Level 4 reads at most 5 plies (level 3's cap; level 5: as deep as its budget
             // allows), so it stays clearly below level 5 beyond the time: capped at 6 plies it
@@ -166,6 +197,10 @@ impl Style {
                 soft: 55,
                 finish: 0,
                 vct_share: 25,
+                lmr: 0,
+                lmr_late: 0,
+                lmr_block: 1,
+                history: 0,
             },
             _ => Style {
                 max_depth: 64,
@@ -183,6 +218,10 @@ impl Style {
                 soft: 55,
                 finish: 0,
                 vct_share: 25,
+                lmr: 0,
+                lmr_late: 0,
+                lmr_block: 1,
+                history: 0,
             },
         }
     }
@@ -321,6 +360,7 @@ impl Engine {
             deadline: start + limits.time.mul_f64(0.85),
             stopped: false,
             vcf_failed: HashMap::new(),
+            history: reduce::History::new(),
         };
         let (action, score, depth, source) = match game.phase() {
             Phase::Playing => {
@@ -511,6 +551,8 @@ struct Search<'a> {
     stopped: bool,
     /// Positions (attacker to move) where the VCF search failed, with the depth it tried.
     vcf_failed: HashMap<u64, i32>,
+    /// Cut-offs by quiet moves in this decision, for the move ordering (`Style::history`).
+    history: reduce::History,
 }
 
 impl<'a> Search<'a> {
@@ -536,6 +578,7 @@ impl<'a> Search<'a> {
             deadline: start + limits.time,
             stopped: false,
             vcf_failed: HashMap::new(),
+            history: reduce::History::new(),
         })
     }
 }

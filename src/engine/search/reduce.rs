@@ -1,0 +1,222 @@
+//! Selectivity for the main search: late move reductions and the history heuristic.
+//!
+//! Each iteration of the plain width-capped search cost about 2.3 times the one before, so
+//! more time bought almost no depth. Most of that work goes to the late, quiet moves of the
+//! ordered list, which seldom turn out best: they are searched a ply or two shallower first and
+//! searched again at full depth only when the shallow search says they beat the best so far.
+//! Moves that make or stop a threat (a four, an open three, a capture) are never reduced: the
+//! evaluation cannot see what they start, and they are exactly what a threat win is made of.
+
+use super::{Cand, Search, Style};
+use crate::engine::board::CELLS;
+use crate::engine::patterns::Threat;
+
+/// Plies taken off the search of the `index`-th move (0-based, in search order) at a node of
+/// remaining `depth`: 0 for the first `style.lmr` moves, for moves that are `tactical`, at
+/// shallow depths (below 2 the move is all but a leaf anyway), and when reductions are off
+/// (`lmr` = 0); 2 for moves from `style.lmr_late` on (0: never) at depth 3 or more; else 1.
+pub(super) fn reduction(style: &Style, depth: i32, index: usize, tactical: bool) -> i32 {
+    if style.lmr == 0 || tactical || depth < 2 || index < style.lmr {
+        0
+    } else if style.lmr_late > 0 && index >= style.lmr_late && depth >= 3 {
+        2
+    } else {
+        1
+    }
+}
+
+/// The bonus added to a candidate's ordering score from its history: `weight` for the move
+/// that caused the most cut-offs so far, proportionally less for the others, so the bonus
+/// never outweighs the shapes beyond `weight` however long the search runs.
+pub(super) fn history_bonus(count: u32, max: u32, weight: u32) -> i32 {
+    if max == 0 || weight == 0 {
+        return 0;
+    }
+    let b = u64::from(count.min(max)) * u64::from(weight) / u64::from(max);
+    i32::try_from(b).unwrap_or(i32::MAX)
+}
+
+/// Cut-offs by quiet moves, per colour and cell, weighted by the depth they happened at: a
+/// move that refuted one line is often good in its siblings too (the point that breaks the
+/// opponent's shape), which the static ordering scores cannot know.
+pub(super) struct History {
+    counts: Vec<[u32; 2]>,
+    max: u32,
+}
+
+impl History {
+    /// An empty history.
+    pub(super) fn new() -> History {
+        History {
+            counts: vec![[0; 2]; CELLS],
+            max: 0,
+        }
+    }
+
+    /// A cut-off by `colour`'s quiet move on `cell` at remaining `depth`.
+    pub(super) fn record(&mut self, colour: u8, cell: u16, depth: i32) {
+        let d = u32::try_from(depth.clamp(1, 30)).unwrap_or(1);
+        if let Some(c) = self.counts.get_mut(usize::from(cell)) {
+            let v = &mut c[usize::from(colour - 1) & 1];
+            *v = v.saturating_add(d * d);
+            self.max = self.max.max(*v);
+        }
+    }
+
+    /// The ordering bonus of `colour`'s move on `cell` (see [`history_bonus`]).
+    pub(super) fn bonus(&self, colour: u8, cell: u16, weight: u32) -> i32 {
+        let count = self
+            .counts
+            .get(usize::from(cell))
+            .map_or(0, |c| c[usize::from(colour - 1) & 1]);
+        history_bonus(count, self.max, weight)
+    }
+}
+
+impl Search<'_> {
+    /// Whether `me`'s move on `cell` makes or stops a threat: a four or an open three of its
+    /// own, a point where the opponent would make at least the style's `lmr_block` threat, or
+    /// a capture either way. Such moves
+    /// are searched at full depth (see [`reduction`]).
+    pub(super) fn tactical(&self, me: u8, cell: u16) -> bool {
+        let b = &self.b;
+        let i = usize::from(cell);
+        if b.threat_at(i, me) != Threat::Quiet
+            || b.threat_at(i, 3 - me) as u8 >= self.style.lmr_block.max(1)
+        {
+            return true;
+        }
+        b.captures != crate::rules::Captures::None
+            && (b.captures_at(i, me) > 0 || b.captures_at(i, 3 - me) > 0)
+    }
+
+    /// Adds the history bonus to every candidate of `me` (no-op when the style has none).
+    pub(super) fn order_by_history(&self, me: u8, cands: &mut [Cand]) {
+        let weight = self.style.history;
+        if weight == 0 {
+            return;
+        }
+        for c in cands {
+            c.score = c
+                .score
+                .saturating_add(self.history.bonus(me, c.cell, weight));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::super::{Limits, Table};
+    use super::*;
+    use crate::engine::Level;
+    use crate::engine::board::cell_of;
+    use crate::rules::{Game, Point, RuleSet};
+
+    #[test]
+    fn threes_fours_and_blocks_are_tactical_quiet_points_are_not() {
+        // Black (to move): H8 J8 on row 8 and A15. White: C3 D4 on a diagonal, and O1.
+        let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
+        for m in "H8 O1 J8 C3 A15 D4".split_whitespace() {
+            g.apply_token(m).expect("legal");
+        }
+        let cell = |m: &str| cell_of(Point::parse(m, 15).expect("point")) as u16;
+        let limits = Limits {
+            time: Duration::from_secs(60),
+            nodes: 1_000,
+        };
+        let mut tt = Table::new(8);
+        let mut s =
+            Search::threats(&mut tt, style(2, 6), &g, limits, Instant::now()).expect("in play");
+        s.style.lmr_block = 1;
+        assert!(s.tactical(1, cell("K8")), "black's open three");
+        assert!(s.tactical(1, cell("E5")), "white's open three point");
+        assert!(!s.tactical(1, cell("B14")), "nothing there");
+        // With blocks counted from double threes up, white's lone three point is quiet.
+        s.style.lmr_block = 3;
+        assert!(s.tactical(1, cell("K8")));
+        assert!(!s.tactical(1, cell("E5")));
+    }
+
+    fn style(lmr: usize, lmr_late: usize) -> Style {
+        let mut s = Style::for_level(Level::MAX);
+        s.lmr = lmr;
+        s.lmr_late = lmr_late;
+        s
+    }
+
+    #[test]
+    fn the_knobs_are_style_settings() {
+        let mut s = style(0, 0);
+        s.set("lmr", "3").expect("lmr");
+        s.set("lmr_late", "9").expect("lmr_late");
+        s.set("lmr_block", "4").expect("lmr_block");
+        s.set("history", "250").expect("history");
+        assert_eq!((s.lmr, s.lmr_late, s.lmr_block, s.history), (3, 9, 4, 250));
+        assert!(s.set("lmr", "-1").is_err());
+        assert!(s.set("history", "x").is_err());
+    }
+
+    #[test]
+    fn early_tactical_or_shallow_moves_are_never_reduced() {
+        let s = style(3, 8);
+        for index in 0..3 {
+            assert_eq!(reduction(&s, 6, index, false), 0, "move {index}");
+        }
+        assert_eq!(reduction(&s, 6, 3, true), 0, "a threat");
+        assert_eq!(reduction(&s, 1, 10, false), 0, "next to a leaf");
+        assert_eq!(reduction(&s, 0, 10, false), 0);
+        for index in [0, 5, 50] {
+            assert_eq!(reduction(&style(0, 8), 9, index, false), 0, "off");
+        }
+    }
+
+    #[test]
+    fn late_quiet_moves_lose_one_ply_and_very_late_ones_two() {
+        let s = style(3, 8);
+        assert_eq!(reduction(&s, 2, 3, false), 1);
+        assert_eq!(reduction(&s, 6, 7, false), 1);
+        assert_eq!(reduction(&s, 6, 8, false), 2);
+        assert_eq!(reduction(&s, 3, 20, false), 2);
+        // Two plies only from depth 3: at depth 2 the child would be a leaf's leaf.
+        assert_eq!(reduction(&s, 2, 20, false), 1);
+        // Without a late threshold, one ply at most.
+        assert_eq!(reduction(&style(3, 0), 9, 40, false), 1);
+    }
+
+    #[test]
+    fn reductions_grow_with_the_index_and_never_pass_two() {
+        let s = style(2, 6);
+        for depth in -2..12 {
+            let mut last = 0;
+            for index in 0..40 {
+                let r = reduction(&s, depth, index, false);
+                assert!((0..=2).contains(&r), "depth {depth} move {index}: {r}");
+                assert!(r >= last, "depth {depth} move {index}");
+                // The reduced child keeps a depth of at least 0.
+                assert!(depth - 1 - r >= 0 || r == 0, "depth {depth} move {index}");
+                last = r;
+            }
+        }
+    }
+
+    #[test]
+    fn the_history_bonus_is_bounded_by_its_weight() {
+        assert_eq!(history_bonus(0, 0, 100), 0);
+        assert_eq!(history_bonus(5, 10, 0), 0);
+        assert_eq!(history_bonus(10, 10, 100), 100);
+        assert_eq!(history_bonus(5, 10, 100), 50);
+        assert_eq!(history_bonus(u32::MAX, u32::MAX, u32::MAX), i32::MAX);
+        let mut h = History::new();
+        h.record(1, 30, 4);
+        h.record(1, 31, 2);
+        h.record(2, 32, 8);
+        assert_eq!(h.bonus(2, 32, 200), 200, "the deepest cut-off");
+        assert_eq!(h.bonus(1, 30, 200), 50, "16 of 64");
+        assert_eq!(h.bonus(1, 31, 200), 12, "4 of 64");
+        assert_eq!(h.bonus(2, 30, 200), 0, "the other colour's");
+        assert_eq!(h.bonus(1, u16::MAX, 200), 0, "off the board");
+        h.record(1, u16::MAX, 4);
+    }
+}
