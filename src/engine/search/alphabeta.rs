@@ -176,12 +176,16 @@ impl Search<'_> {
             return (point(&self.b, cands[0].cell), -(WIN - 2), 1, Source::Forced);
         }
         let forced = self.forced_moves(me, &cands, &tac);
+        // Whether every root move is a free choice (nothing to block, no three to answer):
+        // only then may the root reduce its late moves.
+        let mut free = false;
         let mut moves = match &forced {
             Some(f) if !f.is_empty() => f.clone(),
             _ => {
-                let mut c = self
-                    .defences(me, &cands, &tac)
-                    .unwrap_or_else(|| cands.clone());
+                let mut c = self.defences(me, &cands, &tac).unwrap_or_else(|| {
+                    free = forced.is_none();
+                    cands.clone()
+                });
                 c.truncate(self.style.width * 2);
                 c
             }
@@ -247,13 +251,24 @@ impl Search<'_> {
                 let Some(p) = self.b.point(usize::from(m.cell)) else {
                     continue;
                 };
+                // The root's late quiet moves (ranked low by the last iteration) are reduced
+                // like an inner node's, when the style asks for it and nothing is forced.
+                let r = if self.style.lmr_root && free && !exact_all {
+                    let tactical = self.tactical(me, m.cell);
+                    reduce::reduction(&self.style, depth, k, tactical)
+                } else {
+                    0
+                };
                 if self.b.apply(Action::Place(p)).is_err() {
                     continue;
                 }
                 let score = if k == 0 || exact_all {
                     -self.negamax(depth - 1, -INF, INF, 1, EXTENSIONS)
                 } else {
-                    let s = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, EXTENSIONS);
+                    let mut s = -self.negamax(depth - 1 - r, -alpha - 1, -alpha, 1, EXTENSIONS);
+                    if r > 0 && s > alpha && !self.stopped {
+                        s = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, EXTENSIONS);
+                    }
                     if s > alpha {
                         -self.negamax(depth - 1, -INF, -alpha, 1, EXTENSIONS)
                     } else {

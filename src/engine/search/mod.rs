@@ -82,6 +82,9 @@ pub struct Style {
     /// the opponent would make on a point for the move there to count as a block and never
     /// be reduced (the mover's own threes and fours never are).
     pub lmr_block: u8,
+    /// Whether the root reduces its late quiet moves too (the last iteration ranked them
+    /// low), with the same `lmr` and `lmr_late`.
+    pub lmr_root: bool,
     /// Weight of the history heuristic in the move ordering: the quiet move with the most
     /// cut-offs so far gets this many points over its shapes' score; 0 turns it off.
     pub history: u32,
@@ -111,6 +114,7 @@ impl Style {
             "lmr" => self.lmr = value.parse().map_err(|_| bad())?,
             "lmr_late" => self.lmr_late = value.parse().map_err(|_| bad())?,
             "lmr_block" => self.lmr_block = value.parse().map_err(|_| bad())?,
+            "lmr_root" => self.lmr_root = value.parse().map_err(|_| bad())?,
             "history" => self.history = value.parse().map_err(|_| bad())?,
             _ => return Err(format!("no style setting `{key}`")),
         }
@@ -137,6 +141,7 @@ impl Style {
                 lmr: 0,
                 lmr_late: 0,
                 lmr_block: 1,
+                lmr_root: false,
                 history: 0,
             },
             2 => Style {
@@ -156,6 +161,7 @@ impl Style {
                 lmr: 0,
                 lmr_late: 0,
                 lmr_block: 1,
+                lmr_root: false,
                 history: 0,
             },
             3 => Style {
@@ -175,6 +181,7 @@ impl Style {
                 lmr: 0,
                 lmr_late: 0,
                 lmr_block: 1,
+                lmr_root: false,
                 history: 0,
             },
             // Level 4 reads at most 5 plies (level 3's cap; level 5: as deep as its budget
@@ -200,6 +207,7 @@ impl Style {
                 lmr: 0,
                 lmr_late: 0,
                 lmr_block: 1,
+                lmr_root: false,
                 history: 0,
             },
             _ => Style {
@@ -221,6 +229,7 @@ impl Style {
                 lmr: 0,
                 lmr_late: 0,
                 lmr_block: 1,
+                lmr_root: false,
                 history: 0,
             },
         }
