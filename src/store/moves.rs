@@ -10,6 +10,7 @@ use super::model::{
 };
 use super::notify::{self, Change};
 use super::outbox::{Boot, OutboxKind, Owed, owe, owe_for_action};
+use super::outbox_answered::{AnsweredRows, mark_answered_in};
 use super::{
     AppendError, Backend, StorageError, StorageErrorKind, Store, Tx, is_unique_violation, ratings,
     upsert_member,
@@ -67,6 +68,8 @@ pub(crate) struct Appends {
     pub(crate) boot: Boot,
     /// Who takes the engine jobs this process's actions make, if this process thinks.
     pub(crate) job_holder: JobHolder,
+    /// Board rows the interactions' answers carried, for the next batch to mark sent.
+    pub(crate) answered: AnsweredRows,
 }
 
 /// One queue of moves and the turn to commit them.
@@ -99,6 +102,7 @@ impl Appends {
             lanes: (0..lanes.max(1)).map(|_| Lane::default()).collect(),
             boot: Boot::default(),
             job_holder: JobHolder::default(),
+            answered: AnsweredRows::default(),
         }
     }
 
@@ -579,12 +583,31 @@ impl Store {
         if let Err(e) = notify::notify_in(&mut tx, self.notices.as_deref(), &moved).await {
             return every_failed(actions.len(), e.into());
         }
+        // The board rows that interactions' answers carried since the last batch end here,
+        // one statement for all (see `outbox_answered`); put back if this commit fails.
+        let answered = self.appends.answered.take_all();
+        let at = actions.iter().map(|a| a.at).max().unwrap_or(Timestamp(0));
+        let marked = match mark_answered_in(&mut tx, &self.appends.boot, &answered, at).await {
+            Ok(n) => n,
+            Err(e) => {
+                self.appends.answered.put_back(answered);
+                return every_failed(actions.len(), e.into());
+            }
+        };
         let committing = std::time::Instant::now();
         let committed = tx.commit().await;
         metrics::db_commit("moves", committing.elapsed());
         match committed {
-            Ok(()) => results,
-            Err(e) => every_failed(results.len(), e.into()),
+            Ok(()) => {
+                for _ in 0..marked {
+                    metrics::outbox_sent("sent");
+                }
+                results
+            }
+            Err(e) => {
+                self.appends.answered.put_back(answered);
+                every_failed(results.len(), e.into())
+            }
         }
     }
 }
