@@ -559,6 +559,38 @@ impl Store {
         self.commit_results(tx, actions, results).await
     }
 
+    /// Sends a batch's notice and marks the answered board rows sent: on PostgreSQL in one
+    /// statement when there are rows to mark, else each on its own. How many rows it ended.
+    async fn mark_and_notify(
+        &self,
+        tx: &mut Tx,
+        answered: &[(GameId, u32, u64, std::time::Instant)],
+        at: Timestamp,
+        moved: &Change,
+    ) -> Result<u64, sqlx::Error> {
+        let boot = &self.appends.boot;
+        if let Some(notices) = self.notices.as_deref()
+            && !answered.is_empty()
+            && let Some((first, rest)) = notices.payloads(moved).split_first()
+        {
+            let marked = super::outbox_answered::mark_answered_with_notice(
+                tx,
+                boot,
+                answered,
+                at,
+                notices.channel(),
+                first,
+            )
+            .await?;
+            for payload in rest {
+                notify::notify_payload_in(tx, notices, payload).await?;
+            }
+            return Ok(marked);
+        }
+        notify::notify_in(tx, self.notices.as_deref(), moved).await?;
+        mark_answered_in(tx, boot, answered, at).await
+    }
+
     /// Commits what a batch wrote, unless every move was refused: the moves' results, or the
     /// commit's failure for each.
     async fn commit_results(
@@ -580,14 +612,13 @@ impl Store {
                 .map(|(a, _)| a.game)
                 .collect(),
         );
-        if let Err(e) = notify::notify_in(&mut tx, self.notices.as_deref(), &moved).await {
-            return every_failed(actions.len(), e.into());
-        }
         // The board rows that interactions' answers carried since the last batch end here,
-        // one statement for all (see `outbox_answered`); put back if this commit fails.
+        // one statement for all (see `outbox_answered`), on PostgreSQL the same statement as
+        // the notice; put back if this commit fails.
         let answered = self.appends.answered.take_all();
         let at = actions.iter().map(|a| a.at).max().unwrap_or(Timestamp(0));
-        let marked = match mark_answered_in(&mut tx, &self.appends.boot, &answered, at).await {
+        let marked = self.mark_and_notify(&mut tx, &answered, at, &moved).await;
+        let marked = match marked {
             Ok(n) => n,
             Err(e) => {
                 self.appends.answered.put_back(answered);

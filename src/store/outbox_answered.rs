@@ -17,6 +17,8 @@ use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use sqlx::Row as _;
+
 use super::model::{GameId, Timestamp};
 use super::{Store, Tx};
 
@@ -95,6 +97,39 @@ pub(super) async fn mark_answered_in(
     .execute(&mut **tx)
     .await?;
     Ok(done.rows_affected())
+}
+
+/// PostgreSQL: [`mark_answered_in`] and the batch's notice (`payload` on `channel`, see
+/// `notify`) in one statement, a round trip fewer per batch. Returns how many rows it ended.
+pub(super) async fn mark_answered_with_notice(
+    tx: &mut Tx,
+    boot: &super::outbox::Boot,
+    rows: &[(GameId, u32, u64, Instant)],
+    at: Timestamp,
+    channel: &str,
+    payload: &str,
+) -> Result<u64, sqlx::Error> {
+    let pairs = rows
+        .iter()
+        .map(|(game, ply, _, _)| format!("({}, {ply})", game.0))
+        .collect::<Vec<_>>()
+        .join(", ");
+    // The notice is counted, not selected: the `Any` driver has no type for `void`.
+    let row = sqlx::query(&format!(
+        "WITH marked AS (UPDATE outbox SET state = 'sent', done_at = $1, reply_token = NULL \
+         WHERE state = 'pending' AND kind = 'board' AND boot = $2 \
+         AND (game_id, ply) IN ({pairs}) RETURNING 1) \
+         SELECT (SELECT COUNT(*) FROM marked) AS marked, \
+         (SELECT COUNT(*) FROM (SELECT pg_notify($3, $4)) AS sent) AS sent"
+    ))
+    .bind(at.0)
+    .bind(&boot.0)
+    .bind(channel)
+    .bind(payload)
+    .fetch_one(&mut **tx)
+    .await?;
+    let marked: i64 = row.try_get("marked")?;
+    Ok(u64::try_from(marked).unwrap_or(0))
 }
 
 impl Store {
