@@ -101,6 +101,10 @@ pub(super) async fn mark_answered_in(
 
 /// PostgreSQL: [`mark_answered_in`] and the batch's notice (`payload` on `channel`, see
 /// `notify`) in one statement, a round trip fewer per batch. Returns how many rows it ended.
+///
+/// The rows go in as two array literals bound as text, so that the statement's text is the
+/// same for every batch: the server parses and plans it once per connection (a statement
+/// with the numbers written in took about 0.3 ms of planning on every batch).
 pub(super) async fn mark_answered_with_notice(
     tx: &mut Tx,
     boot: &super::outbox::Boot,
@@ -109,21 +113,27 @@ pub(super) async fn mark_answered_with_notice(
     channel: &str,
     payload: &str,
 ) -> Result<u64, sqlx::Error> {
-    let pairs = rows
-        .iter()
-        .map(|(game, ply, _, _)| format!("({}, {ply})", game.0))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let array = |part: &dyn Fn(&(GameId, u32, u64, Instant)) -> String| {
+        format!(
+            "{{{}}}",
+            rows.iter().map(part).collect::<Vec<_>>().join(",")
+        )
+    };
+    let games = array(&|r| r.0.0.to_string());
+    let plies = array(&|r| r.1.to_string());
     // The notice is counted, not selected: the `Any` driver has no type for `void`.
-    let row = sqlx::query(&format!(
+    let row = sqlx::query(
         "WITH marked AS (UPDATE outbox SET state = 'sent', done_at = $1, reply_token = NULL \
          WHERE state = 'pending' AND kind = 'board' AND boot = $2 \
-         AND (game_id, ply) IN ({pairs}) RETURNING 1) \
+         AND (game_id, ply) IN (SELECT * FROM unnest(CAST(CAST($3 AS TEXT) AS BIGINT[]), \
+         CAST(CAST($4 AS TEXT) AS BIGINT[]))) RETURNING 1) \
          SELECT (SELECT COUNT(*) FROM marked) AS marked, \
-         (SELECT COUNT(*) FROM (SELECT pg_notify($3, $4)) AS sent) AS sent"
-    ))
+         (SELECT COUNT(*) FROM (SELECT pg_notify($5, $6)) AS sent) AS sent",
+    )
     .bind(at.0)
     .bind(&boot.0)
+    .bind(games)
+    .bind(plies)
     .bind(channel)
     .bind(payload)
     .fetch_one(&mut **tx)
