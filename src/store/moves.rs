@@ -564,7 +564,7 @@ impl Store {
     async fn mark_and_notify(
         &self,
         tx: &mut Tx,
-        answered: &[(GameId, u32, u64, std::time::Instant)],
+        answered: &[super::outbox_answered::LeftRow],
         at: Timestamp,
         moved: &Change,
     ) -> Result<u64, sqlx::Error> {

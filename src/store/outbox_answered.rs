@@ -29,6 +29,9 @@ pub const ANSWERED_WAIT: Duration = Duration::from_secs(1);
 /// batches are both gone): the database still holds them pending, for a later process.
 const FORGET_AFTER: Duration = Duration::from_secs(600);
 
+/// A row left for a batch: game, ply, the message that carried the board, when it was left.
+pub(crate) type LeftRow = (GameId, u32, u64, Instant);
+
 /// Where a board row stands with respect to the group commit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LeftToCommit {
@@ -54,7 +57,7 @@ impl AnsweredRows {
     }
 
     /// Takes every left row, for a batch to mark.
-    pub(super) fn take_all(&self) -> Vec<(GameId, u32, u64, Instant)> {
+    pub(super) fn take_all(&self) -> Vec<LeftRow> {
         self.lock()
             .drain()
             .map(|((game, ply), (message, at))| (game, ply, message, at))
@@ -62,7 +65,7 @@ impl AnsweredRows {
     }
 
     /// Puts back rows a batch took and could not commit.
-    pub(super) fn put_back(&self, rows: Vec<(GameId, u32, u64, Instant)>) {
+    pub(super) fn put_back(&self, rows: Vec<LeftRow>) {
         let mut left = self.lock();
         for (game, ply, message, at) in rows {
             left.entry((game, ply)).or_insert((message, at));
@@ -75,7 +78,7 @@ impl AnsweredRows {
 pub(super) async fn mark_answered_in(
     tx: &mut Tx,
     boot: &super::outbox::Boot,
-    rows: &[(GameId, u32, u64, Instant)],
+    rows: &[LeftRow],
     at: Timestamp,
 ) -> Result<u64, sqlx::Error> {
     if rows.is_empty() {
@@ -108,12 +111,12 @@ pub(super) async fn mark_answered_in(
 pub(super) async fn mark_answered_with_notice(
     tx: &mut Tx,
     boot: &super::outbox::Boot,
-    rows: &[(GameId, u32, u64, Instant)],
+    rows: &[LeftRow],
     at: Timestamp,
     channel: &str,
     payload: &str,
 ) -> Result<u64, sqlx::Error> {
-    let array = |part: &dyn Fn(&(GameId, u32, u64, Instant)) -> String| {
+    let array = |part: &dyn Fn(&LeftRow) -> String| {
         format!(
             "{{{}}}",
             rows.iter().map(part).collect::<Vec<_>>().join(",")
