@@ -234,6 +234,7 @@ async fn bench(plies: usize, durability: Durability) {
         .await,
     );
     let (options, schema) = database(dir.path()).await;
+    let recheck = options.clone();
     let store_name = if schema.is_some() {
         "PostgreSQL (a fresh schema)".to_owned()
     } else {
@@ -298,6 +299,11 @@ async fn bench(plies: usize, durability: Durability) {
     drop(record);
     bot.shutdown().await;
     let violations = fake.violations();
+    // Every answered move is in the database once, in its place: read back by a service of
+    // its own (as a restarted bot would), not from the running bot's memory.
+    let check = std::time::Instant::now();
+    let lost_or_doubled = check_every_move(&fake, &recheck, &games, plies).await;
+    let check = check.elapsed();
 
     let base = Summary::of(&baseline, baseline_wall);
     let load = Summary::of(&loaded, loaded_wall);
@@ -415,6 +421,17 @@ async fn bench(plies: usize, durability: Durability) {
             println!("  {n:>6} {route}");
         }
     }
+    match &lost_or_doubled {
+        Ok(moves) => println!(
+            "every answered move is in the database exactly once, in its place ({moves} moves \
+             of 26 games read back in {:.2} s)",
+            check.as_secs_f64()
+        ),
+        Err(e) => {
+            eprintln!("LOST OR DOUBLED MOVES: {e}");
+            std::process::exit(1);
+        }
+    }
     if violations.is_empty() {
         println!("every request the bot sent fits Discord's API description");
     } else {
@@ -424,6 +441,62 @@ async fn bench(plies: usize, durability: Durability) {
         }
         std::process::exit(1);
     }
+}
+
+/// Reads every game back through a fresh service on the bot's database and checks that its
+/// move log holds exactly the moves its players made and were answered for, in order: the
+/// 60 of the baseline game, `plies` of each loaded one. The number of moves checked, or what
+/// is wrong.
+async fn check_every_move(
+    fake: &FakeDiscord,
+    options: &StoreOptions,
+    games: &[Game],
+    plies: usize,
+) -> Result<usize, String> {
+    let service = Service::open(options, ServiceConfig::default(), Arc::new(SystemClock))
+        .await
+        .map_err(|e| format!("reopening the database: {e}"))?;
+    let guild = gomoku_bot::service::GuildId(fake.guild_id().get());
+    let mut checked = 0;
+    for (number, game) in games.iter().enumerate() {
+        let made = if number == GAMES {
+            BASELINE_PLIES
+        } else {
+            plies
+        };
+        let player = gomoku_bot::service::UserId(game.order[0].id);
+        let listed = service
+            .active_games(guild, player)
+            .await
+            .map_err(|e| format!("game {number}: {e}"))?;
+        let [one] = listed.as_slice() else {
+            return Err(format!(
+                "game {number}: its first player has {} active games, not 1",
+                listed.len()
+            ));
+        };
+        let view = service
+            .game(guild, one.id)
+            .await
+            .map_err(|e| format!("game {number}: {e}"))?;
+        let order = play::playing_order(number);
+        let expected: Vec<&str> = (0..made)
+            .map(|ply| order[ply % 2][ply / 2].as_str())
+            .collect();
+        let stored: Vec<String> = view.game.record().iter().map(|a| a.to_string()).collect();
+        if view.ply as usize != made || stored != expected {
+            return Err(format!(
+                "game {number} (#{}): {} moves stored at ply {}, {made} made; first difference \
+                 at move {:?}",
+                one.id.0,
+                stored.len(),
+                view.ply,
+                stored.iter().zip(&expected).position(|(a, b)| a != b)
+            ));
+        }
+        checked += made;
+    }
+    Ok(checked)
 }
 
 fn main() {

@@ -33,8 +33,8 @@ use super::text;
 use crate::i18n::{I18n, Lang};
 use crate::ops::metrics;
 use crate::service::{
-    ClockEvent, GameStatus, GameView, GuildId, Notify, OutboxEnd, OutboxKind, OutboxNote,
-    OutboxRow, Preferences, ResultReason, Service, ServiceError, UserId,
+    ClockEvent, GameStatus, GameView, GuildId, LeftToCommit, Notify, OutboxEnd, OutboxKind,
+    OutboxNote, OutboxRow, Preferences, ResultReason, Service, ServiceError, UserId,
 };
 
 /// Rows looked at per round (one per game).
@@ -752,7 +752,12 @@ fn note_lang(note: &OutboxNote, row: &OutboxRow) -> Option<Lang> {
 }
 
 /// Whether the player to act gets a direct message with this board.
-fn dm_owed(view: &GameView, prefs: &Preferences, current: bool, engine_acts: bool) -> bool {
+pub(super) fn dm_owed(
+    view: &GameView,
+    prefs: &Preferences,
+    current: bool,
+    engine_acts: bool,
+) -> bool {
     current
         && !engine_acts
         && prefs.notify == Notify::DirectMessage
@@ -871,10 +876,20 @@ async fn round(poster: &Poster) -> (Option<Instant>, bool) {
     let mut oldest: Option<crate::service::Timestamp> = None;
     for (row, due) in heads {
         oldest = Some(oldest.map_or(row.created_at, |o| o.min(row.created_at)));
-        if !due || !ready(&poster.service, &row) {
+        if !due {
             continue;
         }
-        let note = poster.service.outbox_take_note(row.game, row.ply);
+        let note = match poster.service.outbox_left_to_commit(&row) {
+            // The next group commit of moves marks it sent.
+            LeftToCommit::Waiting => continue,
+            // None came in time: ended here, as any board the answer carried.
+            LeftToCommit::TakenBack(message) => Some(OutboxNote {
+                answered: Some(message),
+                ..OutboxNote::default()
+            }),
+            LeftToCommit::No if !ready(&poster.service, &row) => continue,
+            LeftToCommit::No => poster.service.outbox_take_note(row.game, row.ply),
+        };
         match poster.handle(&row, note.clone()).await {
             // Marked together at the end of the round: one commit for all.
             Ok(OutboxEnd::Sent) => {

@@ -456,6 +456,25 @@ async fn post_owed_board(
     }
 }
 
+/// Hands the board row that the interaction's answer (`message`, 0 for the answer itself)
+/// carried on: when the player to act gets no direct message, the row owes nothing more and
+/// the next group commit of moves marks it sent; else the poster sends the message (`note`).
+fn release_answered(
+    data: &Data,
+    view: &GameView,
+    prefs: &Preferences,
+    message: u64,
+    note: OutboxNote,
+) {
+    // The poster's own test with the game current and nobody's engine to act: when even that
+    // owes no direct message, the poster would owe none either.
+    if super::outbox::dm_owed(view, prefs, true, false) {
+        data.service.outbox_release(view.id, view.ply, note);
+    } else {
+        data.service.outbox_answered(view.id, view.ply, message);
+    }
+}
+
 /// Announces a game's new state after a committed action: the board (mentioning whoever acts
 /// next) goes to the game's channel; an answer made elsewhere is acknowledged privately.
 ///
@@ -513,7 +532,7 @@ pub async fn announce(
                     data.service.outbox_release(view.id, view.ply, unanswered);
                     return Err(e.into());
                 }
-                data.service.outbox_release(view.id, view.ply, answered);
+                release_answered(data, view, &prefs, 0, answered);
             } else {
                 let plang = ctx
                     .data()
@@ -559,9 +578,11 @@ pub async fn announce(
                 )
                 .await
                 {
-                    Ok(m) => data.service.outbox_release(
-                        view.id,
-                        view.ply,
+                    Ok(m) => release_answered(
+                        data,
+                        view,
+                        &prefs,
+                        m.id.get(),
                         OutboxNote {
                             answered: Some(m.id.get()),
                             ..OutboxNote::default()

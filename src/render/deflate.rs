@@ -36,13 +36,16 @@ use rand::{RngCore, SeedableRng};
 
 /// Deflate level. Per 30 KB band of a 19x19 board with stones, level 1 takes 21 µs for
 /// 4.2 KB, level 2 46 µs for 3.4 KB, level 3 60 µs for 3.4 KB; whole pictures of 86 stones
-/// are 67, 54 and 53 KB.
-const LEVEL: u32 = 2;
+/// are 67, 54 and 53 KB. Level 1: under load through the fake Discord, deflating took 11% of
+/// the whole process's CPU at level 2 (`perf`, 25 games on PostgreSQL), the largest single
+/// item after the allocator, while 13 KB more per picture is nothing to Discord's upload
+/// limits (8 MiB and up).
+const LEVEL: u32 = 1;
 /// PNG filter type `Up`.
 const FILTER_UP: u8 = 2;
-/// The zlib header: deflate with a 32 KiB window, "fast" compression, no dictionary
-/// (`0x785E` is a multiple of 31, as the format requires).
-const ZLIB_HEADER: [u8; 2] = [0x78, 0x5E];
+/// The zlib header: deflate with a 32 KiB window, "fastest" compression (level 1), no
+/// dictionary (`0x7801` is a multiple of 31, as the format requires).
+const ZLIB_HEADER: [u8; 2] = [0x78, 0x01];
 /// An empty final block with fixed codes: BFINAL=1, BTYPE=01, end-of-block code.
 const FINAL_BLOCK: [u8; 2] = [0x03, 0x00];
 /// The modulus of Adler-32.

@@ -52,6 +52,7 @@ mod memo;
 mod offers;
 mod ops;
 mod outbox;
+mod outbox_answered;
 mod outbox_notices;
 mod ratings;
 mod replay_check;
@@ -69,7 +70,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
-pub use crate::store::{OutboxEnd, OutboxRow};
+pub use crate::store::{ANSWERED_WAIT, LeftToCommit, OutboxEnd, OutboxRow};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use clocks::{ClockEvent, VacationBalance, reminder_time, utc_year};
 pub use engine::{EngineTurn, take_last_nodes};

@@ -10,6 +10,7 @@ use super::model::{
 };
 use super::notify::{self, Change};
 use super::outbox::{Boot, OutboxKind, Owed, owe, owe_for_action};
+use super::outbox_answered::{AnsweredRows, mark_answered_in};
 use super::{
     AppendError, Backend, StorageError, StorageErrorKind, Store, Tx, is_unique_violation, ratings,
     upsert_member,
@@ -67,6 +68,8 @@ pub(crate) struct Appends {
     pub(crate) boot: Boot,
     /// Who takes the engine jobs this process's actions make, if this process thinks.
     pub(crate) job_holder: JobHolder,
+    /// Board rows the interactions' answers carried, for the next batch to mark sent.
+    pub(crate) answered: AnsweredRows,
 }
 
 /// One queue of moves and the turn to commit them.
@@ -99,6 +102,7 @@ impl Appends {
             lanes: (0..lanes.max(1)).map(|_| Lane::default()).collect(),
             boot: Boot::default(),
             job_holder: JobHolder::default(),
+            answered: AnsweredRows::default(),
         }
     }
 
@@ -555,6 +559,38 @@ impl Store {
         self.commit_results(tx, actions, results).await
     }
 
+    /// Sends a batch's notice and marks the answered board rows sent: on PostgreSQL in one
+    /// statement when there are rows to mark, else each on its own. How many rows it ended.
+    async fn mark_and_notify(
+        &self,
+        tx: &mut Tx,
+        answered: &[super::outbox_answered::LeftRow],
+        at: Timestamp,
+        moved: &Change,
+    ) -> Result<u64, sqlx::Error> {
+        let boot = &self.appends.boot;
+        if let Some(notices) = self.notices.as_deref()
+            && !answered.is_empty()
+            && let Some((first, rest)) = notices.payloads(moved).split_first()
+        {
+            let marked = super::outbox_answered::mark_answered_with_notice(
+                tx,
+                boot,
+                answered,
+                at,
+                notices.channel(),
+                first,
+            )
+            .await?;
+            for payload in rest {
+                notify::notify_payload_in(tx, notices, payload).await?;
+            }
+            return Ok(marked);
+        }
+        notify::notify_in(tx, self.notices.as_deref(), moved).await?;
+        mark_answered_in(tx, boot, answered, at).await
+    }
+
     /// Commits what a batch wrote, unless every move was refused: the moves' results, or the
     /// commit's failure for each.
     async fn commit_results(
@@ -576,15 +612,33 @@ impl Store {
                 .map(|(a, _)| a.game)
                 .collect(),
         );
-        if let Err(e) = notify::notify_in(&mut tx, self.notices.as_deref(), &moved).await {
-            return every_failed(actions.len(), e.into());
-        }
+        // The board rows that interactions' answers carried since the last batch end here,
+        // one statement for all (see `outbox_answered`), on PostgreSQL the same statement as
+        // the notice; put back if this commit fails.
+        let answered = self.appends.answered.take_all();
+        let at = actions.iter().map(|a| a.at).max().unwrap_or(Timestamp(0));
+        let marked = self.mark_and_notify(&mut tx, &answered, at, &moved).await;
+        let marked = match marked {
+            Ok(n) => n,
+            Err(e) => {
+                self.appends.answered.put_back(answered);
+                return every_failed(actions.len(), e.into());
+            }
+        };
         let committing = std::time::Instant::now();
         let committed = tx.commit().await;
         metrics::db_commit("moves", committing.elapsed());
         match committed {
-            Ok(()) => results,
-            Err(e) => every_failed(results.len(), e.into()),
+            Ok(()) => {
+                for _ in 0..marked {
+                    metrics::outbox_sent("sent");
+                }
+                results
+            }
+            Err(e) => {
+                self.appends.answered.put_back(answered);
+                every_failed(results.len(), e.into())
+            }
         }
     }
 }

@@ -81,8 +81,13 @@ impl Notices {
         }
     }
 
+    /// The channel the notices go to.
+    pub(super) fn channel(&self) -> &str {
+        &self.channel
+    }
+
     /// The payloads telling `change` (several when a long list of games does not fit one).
-    fn payloads(&self, change: &Change) -> Vec<String> {
+    pub(super) fn payloads(&self, change: &Change) -> Vec<String> {
         let (kind, ids): (&str, Vec<i64>) = match change {
             Change::Games(games) => ("g", games.iter().map(|g| g.0).collect()),
             Change::Guild(guild) => ("s", vec![guild.to_db()]),
@@ -144,12 +149,22 @@ pub(crate) async fn notify_in(
         return Ok(());
     };
     for payload in notices.payloads(change) {
-        sqlx::query(NOTIFY)
-            .bind(&notices.channel)
-            .bind(payload)
-            .execute(&mut **tx)
-            .await?;
+        notify_payload_in(tx, notices, &payload).await?;
     }
+    Ok(())
+}
+
+/// Sends one payload of a change inside the transaction `tx` (see [`notify_in`]).
+pub(crate) async fn notify_payload_in(
+    tx: &mut Tx,
+    notices: &Notices,
+    payload: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(NOTIFY)
+        .bind(&notices.channel)
+        .bind(payload)
+        .execute(&mut **tx)
+        .await?;
     Ok(())
 }
 

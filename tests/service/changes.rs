@@ -159,3 +159,31 @@ async fn a_listener_that_lost_the_server_drops_everything_once_back() {
         game.id
     );
 }
+
+/// A batch that also ends board rows the interactions' answers carried sends its notice in
+/// the same statement (`store::outbox_answered`): the other processes still hear it.
+#[tokio::test]
+async fn a_batch_that_ends_answered_boards_still_tells_the_others() {
+    let Some(db) = TestDb::postgres("changes::a_batch_that_ends_answered_boards").await else {
+        return;
+    };
+    let (a, b) = services_one_listening(&db).await;
+    let (game, mut first, mut second) = start_two(&a, "gomoku").await;
+    first.owes_posts = true;
+    second.owes_posts = true;
+    a.play(&first, Some(game.id), point("H8"), Some(0))
+        .await
+        .expect("the first move");
+    assert_eq!(b.game(GuildId(GUILD), game.id).await.unwrap().ply, 1);
+    assert!(b.holds_game(game.id));
+    a.outbox_answered(game.id, 1, 0);
+    a.play(&second, Some(game.id), point("J9"), Some(1))
+        .await
+        .expect("the second move");
+    assert_eq!(a.outbox_board(game.id, 1).await.unwrap(), None, "ended");
+    assert!(
+        within_wait(|| async { !b.holds_game(game.id) }).await,
+        "the listening service still holds game {} after {WAIT:?}",
+        game.id
+    );
+}

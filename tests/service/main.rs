@@ -17,6 +17,7 @@ mod flows;
 mod migrate_store;
 mod migrations;
 mod model;
+mod outbox_answered;
 mod outbox_kinds;
 mod patience;
 mod processes;
