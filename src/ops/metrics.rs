@@ -463,7 +463,12 @@ pub fn outbox_oldest_age(age: Duration) {
 
 /// Counts an outbox row ended with `outcome`.
 pub fn outbox_sent(outcome: &'static str) {
-    counter!(OUTBOX_SENT, "outcome" => outcome).increment(1);
+    outbox_sent_many(outcome, 1);
+}
+
+/// Counts `n` outbox rows ended with `outcome` at once (a batch's answered boards).
+pub fn outbox_sent_many(outcome: &'static str, n: u64) {
+    counter!(OUTBOX_SENT, "outcome" => outcome).increment(n);
 }
 
 /// Counts an outbox attempt put off for `reason`.

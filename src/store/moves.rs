@@ -630,8 +630,8 @@ impl Store {
         metrics::db_commit("moves", committing.elapsed());
         match committed {
             Ok(()) => {
-                for _ in 0..marked {
-                    metrics::outbox_sent("sent");
+                if marked > 0 {
+                    metrics::outbox_sent_many("sent", marked);
                 }
                 results
             }
