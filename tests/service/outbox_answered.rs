@@ -6,7 +6,9 @@
 
 use std::time::Duration;
 
-use gomoku_bot::service::{ANSWERED_WAIT, LeftToCommit, OutboxKind, OutboxRow, Service};
+use gomoku_bot::service::{
+    ANSWERED_WAIT, Actor, GameView, LeftToCommit, OutboxKind, OutboxRow, Service,
+};
 
 use crate::common::*;
 
@@ -20,9 +22,9 @@ async fn heads(svc: &Service) -> Vec<OutboxRow> {
         .collect()
 }
 
-async fn an_answered_board_is_ended_by_the_next_commit_and_never_reaches_the_poster(db: TestDb) {
-    let env = Env::new(db).await;
-    let svc = &env.svc;
+/// Alice and Bob start a Gomoku game, both owing posts (their answers carry the boards), and
+/// Alice plays H8: the game, both actors and the ply of the board her move owes.
+async fn after_a_first_move(svc: &Service) -> (GameView, Actor, Actor, u32) {
     let (game, mut first, mut second) = start_two(svc, "gomoku").await;
     first.owes_posts = true;
     second.owes_posts = true;
@@ -32,6 +34,13 @@ async fn an_answered_board_is_ended_by_the_next_commit_and_never_reaches_the_pos
         .unwrap()
         .view
         .ply;
+    (game, first, second, ply)
+}
+
+async fn an_answered_board_is_ended_by_the_next_commit_and_never_reaches_the_poster(db: TestDb) {
+    let env = Env::new(db).await;
+    let svc = &env.svc;
+    let (game, _, second, ply) = after_a_first_move(svc).await;
     svc.outbox_answered(game.id, ply, 0);
     let rows = heads(svc).await;
     assert_eq!(rows.len(), 1, "{rows:?}");
@@ -63,12 +72,7 @@ async fn an_answered_board_is_ended_by_the_next_commit_and_never_reaches_the_pos
 async fn a_row_no_commit_took_in_time_goes_back_to_the_poster_as_answered(db: TestDb) {
     let env = Env::new(db).await;
     let svc = &env.svc;
-    let (game, mut first, mut second) = start_two(svc, "gomoku").await;
-    first.owes_posts = true;
-    second.owes_posts = true;
-    svc.play(&first, Some(game.id), act("H8", 15), None)
-        .await
-        .unwrap();
+    let (game, _, second, _) = after_a_first_move(svc).await;
     svc.outbox_answered(game.id, 1, 42);
     let rows = heads(svc).await;
     assert_eq!(svc.outbox_left_to_commit(&rows[0]), LeftToCommit::Waiting);
@@ -93,11 +97,7 @@ async fn a_row_no_commit_took_in_time_goes_back_to_the_poster_as_answered(db: Te
 async fn a_commit_never_ends_another_process_rows(db: TestDb) {
     let env = Env::new(db).await;
     let svc = &env.svc;
-    let (game, mut first, _) = start_two(svc, "gomoku").await;
-    first.owes_posts = true;
-    svc.play(&first, Some(game.id), act("H8", 15), None)
-        .await
-        .unwrap();
+    let (game, ..) = after_a_first_move(svc).await;
     // Another process (a bot of other shards) cannot end this process's row: the row may
     // still be its writer's to answer, and the other process has no say in that.
     let other = open_service(&env.db, config(), env.clock.clone()).await;
@@ -117,12 +117,7 @@ async fn a_commit_never_ends_another_process_rows(db: TestDb) {
 async fn nothing_is_left_when_the_outbox_is_off(db: TestDb) {
     let env = Env::new(db).await;
     let svc = &env.svc;
-    let (game, mut first, mut second) = start_two(svc, "gomoku").await;
-    first.owes_posts = true;
-    second.owes_posts = true;
-    svc.play(&first, Some(game.id), act("H8", 15), None)
-        .await
-        .unwrap();
+    let (game, _, second, _) = after_a_first_move(svc).await;
     svc.set_outbox(false);
     svc.outbox_answered(game.id, 1, 0);
     svc.set_outbox(true);
