@@ -162,3 +162,14 @@ pub fn seat_actor(view: &GameView, seat: u8) -> Actor {
         .expect("seat exists");
     at(UserInfo::new(s.user.0, s.name.clone()))
 }
+
+/// Every outbox row the service's poster would look at now (the first pending one of each
+/// queue).
+pub async fn heads(svc: &Service) -> Vec<gomoku_bot::service::OutboxRow> {
+    svc.outbox_heads(100)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|(row, _)| row)
+        .collect()
+}

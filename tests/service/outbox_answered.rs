@@ -6,21 +6,9 @@
 
 use std::time::Duration;
 
-use gomoku_bot::service::{
-    ANSWERED_WAIT, Actor, GameView, LeftToCommit, OutboxKind, OutboxRow, Service,
-};
+use gomoku_bot::service::{ANSWERED_WAIT, Actor, GameView, LeftToCommit, OutboxKind, Service};
 
 use crate::common::*;
-
-/// The rows the service's poster would look at now (the first pending one of each game).
-async fn heads(svc: &Service) -> Vec<OutboxRow> {
-    svc.outbox_heads(100)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|(row, _)| row)
-        .collect()
-}
 
 /// Alice and Bob start a Gomoku game, both owing posts (their answers carry the boards), and
 /// Alice plays H8: the game, both actors and the ply of the board her move owes.

@@ -17,16 +17,6 @@ use crate::common::*;
 
 const HOUR: Duration = Duration::from_secs(3600);
 
-/// Every row the service's poster would look at now (the first pending one of each queue).
-async fn heads(svc: &Service) -> Vec<OutboxRow> {
-    svc.outbox_heads(100)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|(row, _)| row)
-        .collect()
-}
-
 /// Ends every pending row, as a poster would after sending them.
 async fn send_all(svc: &Service) {
     loop {
