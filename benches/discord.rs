@@ -22,10 +22,8 @@
 //! - `GOMOKU_BENCH_MARKS`: print the monotonic clock at the load's start and end, to cut a
 //!   `perf record -k CLOCK_MONOTONIC` profile to the load phase.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::atomic::{AtomicIsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -51,34 +49,11 @@ use play::{Game, Router, Summary, ms, play_all, start_game};
 use procs::{load_average, postgres_cpu};
 use support::fake_discord::{FakeConfig, FakeDiscord, Req, RunningBot, TestUser};
 
-/// Counts the bytes the Rust heap holds (SQLite's own C heap is not counted).
-struct Counting;
-
-static HEAP: AtomicIsize = AtomicIsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        HEAP.fetch_add(layout.size() as isize, Ordering::Relaxed);
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        HEAP.fetch_sub(layout.size() as isize, Ordering::Relaxed);
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        HEAP.fetch_add(
-            new_size as isize - layout.size() as isize,
-            Ordering::Relaxed,
-        );
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+#[path = "e2e/heap.rs"]
+mod heap;
 
 #[global_allocator]
-static ALLOC: Counting = Counting;
+static ALLOC: heap::Counting = heap::Counting;
 
 /// Games played at once under load (two players each).
 const GAMES: usize = 25;
@@ -158,7 +133,7 @@ fn mark(what: &str) {
 }
 
 fn heap() -> f64 {
-    HEAP.load(Ordering::Relaxed) as f64
+    heap::heap_bytes() as f64
 }
 
 /// Memory at one point of the run.

@@ -18,9 +18,7 @@
 //! Run: `cargo bench --bench service` (with
 //! `GOMOKU_BENCH_DATABASE_URL=postgres://root@127.0.0.1:5432/test` for PostgreSQL).
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicIsize, Ordering};
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
@@ -35,34 +33,11 @@ use tempfile::TempDir;
 #[path = "../tests/support/test_db.rs"]
 mod test_db;
 
-/// Counts the bytes the Rust heap holds (SQLite's own C heap is not counted).
-struct Counting;
-
-static HEAP: AtomicIsize = AtomicIsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        HEAP.fetch_add(layout.size() as isize, Ordering::Relaxed);
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        HEAP.fetch_sub(layout.size() as isize, Ordering::Relaxed);
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        HEAP.fetch_add(
-            new_size as isize - layout.size() as isize,
-            Ordering::Relaxed,
-        );
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+#[path = "e2e/heap.rs"]
+mod heap;
 
 #[global_allocator]
-static ALLOC: Counting = Counting;
+static ALLOC: heap::Counting = heap::Counting;
 
 const GUILD: u64 = 1;
 const CHANNEL: u64 = 2;
@@ -389,12 +364,12 @@ fn report_memory() {
     // Touch the pools once so their connections are not counted as game memory.
     rt.block_on(fresh.game(GuildId(GUILD), ids[0]))
         .expect("view");
-    let heap_before = HEAP.load(Ordering::Relaxed);
+    let heap_before = heap::heap_bytes();
     let rss_before = rss_bytes();
     for id in &ids {
         std::hint::black_box(rt.block_on(fresh.game(GuildId(GUILD), *id)).expect("view"));
     }
-    let heap_after = HEAP.load(Ordering::Relaxed);
+    let heap_after = heap::heap_bytes();
     let rss_after = rss_bytes();
     assert_eq!(fresh.cached_games(), GAMES);
     println!(

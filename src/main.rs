@@ -6,6 +6,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use gomoku_bot::cli;
 
+/// mimalloc instead of glibc's malloc: under load the bot allocates on every tokio worker
+/// (HTTP, JSON, picture bands), where glibc's arenas cost 12.5% of the process's CPU.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "gomoku-bot",
