@@ -63,6 +63,14 @@ fn a_short_match_prints_score_elo_and_timings() {
         2,
         "{text}"
     );
+    // The same records went to stderr as each game ended (a match stopped early keeps them).
+    let err = String::from_utf8(out.stderr).expect("utf-8");
+    for game in text.lines().filter(|l| l.starts_with("game ")) {
+        assert!(
+            err.contains(&format!("arena: {game}\n")),
+            "{game} not in {err}"
+        );
+    }
 }
 
 #[test]

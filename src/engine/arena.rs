@@ -97,6 +97,9 @@ pub struct ArenaConfig {
     pub seed: u64,
     /// Stones played at random near the centre before the engines take over.
     pub opening_stones: usize,
+    /// Also print each game's moves on stderr as it ends, so a match stopped early (or a
+    /// long one still running) already has the records of the games it finished.
+    pub progress_records: bool,
 }
 
 /// Why a match cannot be played.
@@ -366,11 +369,12 @@ pub fn run(config: &ArenaConfig) -> Result<ArenaResult, ArenaError> {
                         break;
                     }
                     let (outcome, a, b, record) = play_one(config, k);
-                    records.lock().unwrap_or_else(|e| e.into_inner()).push((
-                        k,
-                        if k.is_multiple_of(2) { 1 } else { 2 },
-                        record,
-                    ));
+                    let seat = if k.is_multiple_of(2) { 1 } else { 2 };
+                    let shown = config.progress_records.then(|| record.clone());
+                    records
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((k, seat, record));
                     // A poisoned lock means another game thread panicked; keep counting anyway.
                     let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
                     let word = match outcome {
@@ -400,6 +404,9 @@ pub fn run(config: &ArenaConfig) -> Result<ArenaResult, ArenaError> {
                         t.3.worst_ratio,
                         t.4.worst_ratio
                     );
+                    if let Some(moves) = shown {
+                        eprintln!("arena: game {k} (A is seat {seat}): {moves}");
+                    }
                 }
             });
         }
@@ -595,6 +602,7 @@ mod tests {
             budget_scale: 0.01,
             seed: 1,
             opening_stones: 3,
+            progress_records: false,
         };
         assert_eq!(run(&c), Err(ArenaError::NotTwoPlayers(3)));
         c.rules = RuleSet::preset(crate::rules::Preset::Gomoku);
@@ -616,6 +624,7 @@ mod tests {
             budget_scale: 0.05,
             seed: 7,
             opening_stones: 2,
+            progress_records: false,
         };
         let r = run(&c).expect("match");
         assert_eq!(r.games(), 2);

@@ -109,6 +109,7 @@ impl ArenaArgs {
             budget_scale: self.budget_scale,
             seed: self.seed,
             opening_stones: self.opening_stones,
+            progress_records: self.records,
         })
     }
 
