@@ -386,6 +386,13 @@ impl Search<'_> {
                     && self.vct_root(3 - me, self.style.vct_depth - 2).is_some());
             self.b.undo();
             if self.stopped {
+                // Out of time or nodes. A later candidate whose check did not refute it is
+                // not known to lose, while every move before it (the chosen one first) was
+                // proven lost: play it rather than fall back to a known loss.
+                if cell != chosen.0 && !refuted {
+                    self.stopped = false;
+                    return (cell, score);
+                }
                 break;
             }
             if !refuted {
@@ -482,6 +489,53 @@ mod tests {
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
+    }
+
+    /// Black to move against white's open three L9-L11 (white's other stones far off): A2
+    /// lets white win by continuous fours, L8 stops the three.
+    fn open_three_to_stop() -> Game {
+        let mut g = Game::new(crate::rules::RuleSet::from_spec("gomoku").expect("spec"));
+        for m in "A15 C3 O15 M3 O1 L10 H1 L11 A1 L9".split_whitespace() {
+            g.apply_token(m).expect("legal move");
+        }
+        g
+    }
+
+    fn cell(name: &str) -> u16 {
+        let p = Point::parse(name, 15).expect("point");
+        u16::try_from(crate::engine::board::cell_of(p)).expect("cell")
+    }
+
+    /// The final check of `chosen` then `other`, on a fresh search capped at `nodes`: the
+    /// move it keeps and the nodes it spent.
+    fn final_check(nodes: u64, chosen: u16, other: u16) -> (u16, u64) {
+        let g = open_three_to_stop();
+        let mut tt = Table::new(16);
+        let limits = Limits {
+            time: Duration::from_secs(60),
+            nodes,
+        };
+        let style = Style::for_level(Level::new(5).expect("level"));
+        let mut s = Search::threats(&mut tt, style, &g, limits, Instant::now()).expect("search");
+        let (cell, _) = s.avoid_opponent_vcf(1, (chosen, 0), &[(other, 0)], &[]);
+        (cell, s.nodes)
+    }
+
+    #[test]
+    fn a_check_stopped_by_the_clock_keeps_a_move_not_known_to_lose() {
+        let (a2, l8) = (cell("A2"), cell("L8"));
+        // With nodes to spare, A2 is refuted and L8 kept.
+        let (kept, _) = final_check(10_000_000, a2, l8);
+        assert_eq!(kept, l8);
+        // The nodes that refuting A2 alone takes.
+        let (kept, refute) = final_check(10_000_000, a2, a2);
+        assert_eq!(kept, a2, "nothing else to play");
+        assert!(refute > 0);
+        // One node more: A2 is refuted, then the check of L8 is cut off at once. L8 is not
+        // known to lose, A2 is: L8 is played.
+        let (kept, spent) = final_check(refute + 1, a2, l8);
+        assert_eq!(spent, refute + 1, "the check of L8 was cut off");
+        assert_eq!(kept, l8);
     }
 
     #[test]
