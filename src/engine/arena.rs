@@ -405,7 +405,7 @@ pub fn run(config: &ArenaConfig) -> Result<ArenaResult, ArenaError> {
                         t.4.worst_ratio
                     );
                     if let Some(moves) = shown {
-                        eprintln!("arena: game {k} (A is seat {seat}): {moves}");
+                        eprintln!("arena: {}", record_line(k, seat, &moves));
                     }
                 }
             });
@@ -529,6 +529,11 @@ fn play_one(config: &ArenaConfig, k: usize) -> (Outcome, SideStats, SideStats, S
         _ => Outcome::Draw,
     };
     (outcome, stats[0], stats[1], record_text(&game))
+}
+
+/// One game's record line, as the final report and the progress on stderr both print it.
+pub(crate) fn record_line(game: usize, a_seat: u8, moves: &str) -> String {
+    format!("game {game} (A is seat {a_seat}): {moves}")
 }
 
 fn record_text(game: &Game) -> String {

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use super::{ArenaConfig, parse_side, run};
+use super::{ArenaConfig, parse_side, record_line, run};
 use crate::rules::{Preset, RuleSet};
 
 /// The arena command's settings as written on the command line.
@@ -123,7 +123,8 @@ impl ArenaArgs {
         let mut text = result.to_string();
         if self.records {
             for (k, a_seat, moves) in &result.records {
-                text.push_str(&format!("\ngame {k} (A is seat {a_seat}): {moves}"));
+                text.push('\n');
+                text.push_str(&record_line(*k, *a_seat, moves));
             }
         }
         Ok(text)
