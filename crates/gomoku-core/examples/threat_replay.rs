@@ -19,28 +19,39 @@ use std::time::{Duration, Instant};
 use gomoku_core::engine::{Engine, Level, Limits};
 use gomoku_core::rules::{Game, RuleSet, Status};
 
+/// Says what is wrong with the command line and exits with status 2.
+fn refuse(why: &str) -> ! {
+    eprintln!("threat_replay: {why}");
+    std::process::exit(2);
+}
+
 fn main() {
     let mut rules = "gomoku".to_string();
-    let mut level = 6u8;
+    let mut level = Level::MAX;
     let mut nodes = 2_000_000u64;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let v = args.next().unwrap_or_default();
         match a.as_str() {
             "--rules" => rules = v,
-            "--level" => level = v.parse().unwrap_or(6),
-            "--nodes" => nodes = v.parse().unwrap_or(nodes),
-            _ => {
-                eprintln!("unknown flag {a}");
-                std::process::exit(2);
+            "--level" => {
+                level =
+                    v.parse().ok().and_then(Level::new).unwrap_or_else(|| {
+                        refuse(&format!("--level `{v}`: give a level from 1 to 6"))
+                    })
             }
+            "--nodes" => {
+                nodes = v
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .unwrap_or_else(|| refuse(&format!("--nodes `{v}`: give a positive count")))
+            }
+            _ => refuse(&format!("unknown flag {a}")),
         }
     }
-    let Ok(rules) = RuleSet::from_spec(&rules) else {
-        eprintln!("bad rules");
-        std::process::exit(2);
-    };
-    let level = Level::new(level).unwrap_or(Level::MAX);
+    let rules =
+        RuleSet::from_spec(&rules).unwrap_or_else(|e| refuse(&format!("--rules `{rules}`: {e}")));
     let limits = Limits {
         time: Duration::from_secs(600),
         nodes,
