@@ -11,10 +11,8 @@
 //! `cargo test --release --test soak -- --ignored --nocapture` runs the week and prints the
 //! curve.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicIsize, Ordering};
 use std::time::Duration;
 
 use rand::rngs::StdRng;
@@ -27,52 +25,13 @@ use gomoku_bot::service::{
 };
 use gomoku_bot::store::StoreOptions;
 
-/// The system allocator, counting the bytes in use.
-struct Counting;
-
-static LIVE: AtomicIsize = AtomicIsize::new(0);
-
-// SAFETY: every call is passed to the system allocator unchanged; only a counter is kept.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller's contract is the system allocator's.
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `alloc` with this layout.
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: as for `alloc`.
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
-        }
-        p
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: `ptr` came from `alloc` with `layout`.
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            LIVE.fetch_add(
-                new_size as isize - layout.size() as isize,
-                Ordering::Relaxed,
-            );
-        }
-        p
-    }
-}
+// The bot binary's allocator with a counter of the bytes the Rust heap holds (shared with
+// the benches).
+#[path = "../benches/e2e/heap.rs"]
+mod heap;
 
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: heap::Counting = heap::Counting;
 
 const GUILD: u64 = 10;
 const MINUTE: Duration = Duration::from_secs(60);
@@ -330,7 +289,7 @@ impl World {
         Sample {
             day,
             rss_kib: rss_kib(),
-            heap_bytes: LIVE.load(Ordering::Relaxed),
+            heap_bytes: heap::heap_bytes(),
             tasks,
             connections: pools.writer + pools.reader,
             cached_games: self.svc.cached_games(),
