@@ -33,6 +33,9 @@ pub(crate) const DIRS: [isize; 8] = [
     -(STRIDE as isize - 1),
 ];
 
+/// Words of the frontier bit set, one bit per cell.
+const FRONTIER_WORDS: usize = CELLS.div_ceil(64);
+
 /// The padded index of a point.
 pub(crate) fn cell_of(p: Point) -> usize {
     (usize::from(p.row()) + 1) * STRIDE + usize::from(p.col()) + 1
@@ -127,6 +130,9 @@ pub(crate) struct Board {
     pub(crate) fours: [u32; 2],
     /// Stones within two points (Chebyshev) of each cell.
     pub(crate) near: Vec<u8>,
+    /// One bit per cell: empty, on the board and near a stone (`near` > 0). The move
+    /// generators walk these few cells, in cell order, instead of the whole board.
+    frontier: [u64; FRONTIER_WORDS],
     hash: u64,
     zobrist: Zobrist,
     undo: Vec<Undo>,
@@ -182,6 +188,7 @@ impl Board {
             pattern: [0, 0],
             fours: [0, 0],
             near: vec![0; CELLS],
+            frontier: [0; FRONTIER_WORDS],
             hash: 0,
             zobrist: Zobrist::new(),
             undo: Vec::new(),
@@ -238,6 +245,7 @@ impl Board {
         self.hash ^= self.zobrist.stone[i][usize::from(colour - 1)];
         self.update_windows(i, colour, 1);
         self.update_near(i, true);
+        self.set_frontier(i, false);
         self.update_shapes(i, colour, true);
     }
 
@@ -247,7 +255,33 @@ impl Board {
         self.hash ^= self.zobrist.stone[i][usize::from(colour - 1)];
         self.update_windows(i, colour, -1);
         self.update_near(i, false);
+        self.set_frontier(i, self.near[i] > 0);
         self.update_shapes(i, colour, false);
+    }
+
+    fn set_frontier(&mut self, i: usize, on: bool) {
+        let bit = 1u64 << (i % 64);
+        if on {
+            self.frontier[i / 64] |= bit;
+        } else {
+            self.frontier[i / 64] &= !bit;
+        }
+    }
+
+    /// The empty on-board cells near a stone (`near` > 0), in increasing cell order (the
+    /// order of `on_board`).
+    pub(crate) fn frontier(&self) -> impl Iterator<Item = usize> + '_ {
+        self.frontier.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    return None;
+                }
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                Some(w * 64 + b)
+            })
+        })
     }
 
     fn update_near(&mut self, i: usize, add: bool) {
@@ -255,12 +289,18 @@ impl Board {
         let col = i % STRIDE;
         for r in row.saturating_sub(2)..=(row + 2).min(STRIDE - 1) {
             for c in col.saturating_sub(2)..=(col + 2).min(STRIDE - 1) {
-                let n = &mut self.near[r * STRIDE + c];
+                let j = r * STRIDE + c;
+                let n = &mut self.near[j];
                 *n = if add {
                     n.saturating_add(1)
                 } else {
                     n.saturating_sub(1)
                 };
+                // A cell joins the frontier with its first near stone, leaves with its last.
+                let near = *n > 0;
+                if self.cells[j] == EMPTY {
+                    self.set_frontier(j, near);
+                }
             }
         }
     }
@@ -735,6 +775,15 @@ mod tests {
             proptest::prop_assert_eq!(fresh.fours, b.fours);
             proptest::prop_assert_eq!(brute_windows(&b), (b.pattern, b.fours));
             proptest::prop_assert_eq!(&fresh.near, &b.near);
+            let walked: Vec<usize> = b.frontier().collect();
+            let scanned: Vec<usize> = b
+                .on_board
+                .iter()
+                .map(|&i| usize::from(i))
+                .filter(|&i| b.cells[i] == EMPTY && b.near[i] > 0)
+                .collect();
+            proptest::prop_assert_eq!(walked, scanned);
+            proptest::prop_assert_eq!(fresh.frontier, b.frontier);
             proptest::prop_assert_eq!(&fresh.keys, &b.keys);
             proptest::prop_assert_eq!(&fresh.shapes, &b.shapes);
             proptest::prop_assert_eq!(&fresh.threats, &b.threats);

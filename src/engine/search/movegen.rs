@@ -2,7 +2,7 @@
 
 use super::eval::capture_value;
 use super::{Cand, Search, Tactics, WIN_MIN};
-use crate::engine::board::{Board, EMPTY};
+use crate::engine::board::Board;
 use crate::engine::patterns::{FOUR, THREATS, Threat};
 use crate::rules::Point;
 
@@ -58,11 +58,7 @@ impl Search<'_> {
         // core), but a point where white makes five stays in `opp_wins`: black cannot block
         // there, which is how white wins through a forbidden point.
         let renju_black = me == 1 && b.game.rules().is_renju();
-        for &i in &b.on_board {
-            let i = usize::from(i);
-            if b.cells[i] != EMPTY || b.near[i] == 0 {
-                continue;
-            }
+        for i in b.frontier() {
             if !self.legal_cell(i, check) {
                 continue;
             }
@@ -198,10 +194,8 @@ impl Search<'_> {
         }
         let check = self.needs_check();
         let mut v: Vec<Cand> = b
-            .on_board
-            .iter()
-            .map(|&i| usize::from(i))
-            .filter(|&i| b.cells[i] == EMPTY && b.near[i] > 0 && b.makes_four(i, colour))
+            .frontier()
+            .filter(|&i| b.makes_four(i, colour))
             .filter(|&i| self.legal_cell(i, check))
             .map(|i| Cand {
                 cell: i as u16,
@@ -220,10 +214,8 @@ impl Search<'_> {
             // No point makes a row (the shapes say so, see `Board::line_threat_at`).
             return Vec::new();
         }
-        b.on_board
-            .iter()
-            .map(|&i| usize::from(i))
-            .filter(|&i| b.cells[i] == EMPTY && b.near[i] > 0 && b.wins_at(i, colour))
+        b.frontier()
+            .filter(|&i| b.wins_at(i, colour))
             .map(|i| i as u16)
             .collect()
     }
@@ -233,10 +225,9 @@ impl Search<'_> {
         if b.captures == crate::rules::Captures::None {
             return Vec::new();
         }
-        b.on_board
-            .iter()
-            .map(|&i| usize::from(i))
-            .filter(|&i| b.cells[i] == EMPTY && b.captures_at(i, colour) > 0)
+        // A capture needs a stone beside the point, so only frontier points can capture.
+        b.frontier()
+            .filter(|&i| b.captures_at(i, colour) > 0)
             .map(|i| i as u16)
             .collect()
     }

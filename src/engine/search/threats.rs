@@ -153,11 +153,7 @@ impl Search<'_> {
         let check = self.needs_check();
         let mut fours: Vec<(i32, u16)> = Vec::new();
         let mut threes: Vec<(i32, u16)> = Vec::new();
-        for &i in &b.on_board {
-            let i = usize::from(i);
-            if b.cells[i] != EMPTY || b.near[i] == 0 {
-                continue;
-            }
+        for i in b.frontier() {
             let t = b.threat_at(i, attacker);
             if t == Threat::Quiet || !self.legal_cell(i, check) {
                 continue;
@@ -288,14 +284,8 @@ impl Search<'_> {
             fives
         } else if self.b.threats_at_least(attacker, Threat::OpenFour) > 0 {
             let b = &self.b;
-            b.on_board
-                .iter()
-                .map(|&i| usize::from(i))
-                .filter(|&i| {
-                    b.cells[i] == EMPTY
-                        && b.near[i] > 0
-                        && (makes_a_four(b, i, attacker) || makes_a_four(b, i, defender))
-                })
+            b.frontier()
+                .filter(|&i| makes_a_four(b, i, attacker) || makes_a_four(b, i, defender))
                 .map(|i| i as u16)
                 .collect()
         } else {
