@@ -33,6 +33,20 @@ pub(crate) const DIRS: [isize; 8] = [
     -(STRIDE as isize - 1),
 ];
 
+/// Bits per axis in a cell's reach (one per neighbourhood position).
+const REACH_BITS: usize = 16;
+const _: () = assert!(POW3.len() <= REACH_BITS && 4 * REACH_BITS <= 64);
+
+/// The offset from a point to position `p` of its neighbourhood on an axis (the point
+/// itself has no position: `HALF` points before it, the rest after).
+fn reach_offset(p: usize) -> isize {
+    if p < HALF {
+        p as isize - HALF as isize
+    } else {
+        p as isize - HALF as isize + 1
+    }
+}
+
 /// Words of the frontier bit set, one bit per cell.
 const FRONTIER_WORDS: usize = CELLS.div_ceil(64);
 
@@ -105,6 +119,9 @@ pub(crate) struct Board {
     combine: [&'static CombinedTable; 2],
     /// Per cell, colour and axis: the neighbourhood's index in the shape table.
     keys: Vec<[[u32; 4]; 2]>,
+    /// Per cell: the on-board points whose neighbourhoods hold it, as bits `axis *
+    /// REACH_BITS + p` (the cell is at position `p` of that point's neighbourhood).
+    reach: Vec<u64>,
     /// Per cell and colour: the shape one more stone there makes on each axis.
     shapes: Vec<[[u8; 4]; 2]>,
     /// Per cell and colour: what the four shapes make together (quiet when occupied).
@@ -174,6 +191,7 @@ impl Board {
                 patterns::combined_table(false),
             ],
             keys: vec![[[0; 4]; 2]; CELLS],
+            reach: vec![0; CELLS],
             shapes: vec![[[0; 4]; 2]; CELLS],
             threats: vec![[Threat::Quiet; 2]; CELLS],
             values: vec![[0; 2]; CELLS],
@@ -199,6 +217,7 @@ impl Board {
         // On an empty board a point's shapes are those of a lone stone (an open two when the
         // line is four long).
         board.init_keys();
+        board.init_reach();
         for (p, colour) in game.stones() {
             if colour == 1 || colour == 2 {
                 board.put(cell_of(p), colour);
@@ -290,17 +309,18 @@ impl Board {
         for r in row.saturating_sub(2)..=(row + 2).min(STRIDE - 1) {
             for c in col.saturating_sub(2)..=(col + 2).min(STRIDE - 1) {
                 let j = r * STRIDE + c;
-                let n = &mut self.near[j];
-                *n = if add {
-                    n.saturating_add(1)
+                // At most 25 stones stand near a cell, and each leaves as it came.
+                let n = if add {
+                    self.near[j].wrapping_add(1)
                 } else {
-                    n.saturating_sub(1)
+                    self.near[j].wrapping_sub(1)
                 };
-                // A cell joins the frontier with its first near stone, leaves with its last.
-                let near = *n > 0;
-                if self.cells[j] == EMPTY {
-                    self.set_frontier(j, near);
-                }
+                self.near[j] = n;
+                // A cell is in the frontier while it is empty with a stone near it (branch
+                // free: this runs for 25 cells at every move and take-back).
+                let on = u64::from(self.cells[j] == EMPTY && n > 0);
+                let (w, b) = (j / 64, j % 64);
+                self.frontier[w] = self.frontier[w] & !(1 << b) | on << b;
             }
         }
     }
@@ -341,6 +361,28 @@ impl Board {
         }
     }
 
+    /// Which on-board points each cell's stone reaches, from the board's shape (a new board).
+    fn init_reach(&mut self) {
+        let n = STRIDE as isize;
+        for i in 0..CELLS {
+            let (r, c) = ((i / STRIDE) as isize, (i % STRIDE) as isize);
+            let mut bits = 0u64;
+            for (axis, &(dr, dc)) in AXIS_STEPS.iter().enumerate() {
+                for p in 0..POW3.len() {
+                    let o = reach_offset(p);
+                    let (rr, cc) = (r - o * dr, c - o * dc);
+                    if rr < 0 || rr >= n || cc < 0 || cc >= n {
+                        continue;
+                    }
+                    if self.cells[(rr * n + cc) as usize] != WALL {
+                        bits |= 1 << (axis * REACH_BITS + p);
+                    }
+                }
+            }
+            self.reach[i] = bits;
+        }
+    }
+
     /// Sets the shapes of cell `j` from its keys (none when occupied) and its point summary.
     fn refresh_shapes(&mut self, j: usize) {
         for k in 0..2 {
@@ -358,45 +400,35 @@ impl Board {
     /// A stone of `colour` came to (`add`) or left cell `i`: updates the neighbourhood keys of
     /// the points whose lines pass within reach of it, and the shapes that changed.
     fn update_shapes(&mut self, i: usize, colour: u8, add: bool) {
-        let n = STRIDE as isize;
-        let (r, c) = ((i / STRIDE) as isize, (i % STRIDE) as isize);
         let ci = usize::from(colour - 1);
-        for (axis, &(dr, dc)) in AXIS_STEPS.iter().enumerate() {
-            for (p, &pow) in POW3.iter().enumerate() {
-                // `i` is at offset `o` from `j`.
-                let o = if p < HALF {
-                    p as isize - HALF as isize
-                } else {
-                    p as isize - HALF as isize + 1
-                };
-                let (rr, cc) = (r - o * dr, c - o * dc);
-                if rr < 0 || rr >= n || cc < 0 || cc >= n {
-                    continue;
-                }
-                let j = (rr * n + cc) as usize;
-                if self.cells[j] == WALL {
-                    continue;
-                }
-                let own = (pow * OWN) as u32;
-                let blocked = (pow * BLOCKED) as u32;
-                let key = &mut self.keys[j];
-                if add {
-                    key[ci][axis] += own;
-                    key[1 - ci][axis] += blocked;
-                } else {
-                    key[ci][axis] -= own;
-                    key[1 - ci][axis] -= blocked;
-                }
-                if self.cells[j] == EMPTY {
-                    let new = [
-                        self.tables[0][key[0][axis] as usize],
-                        self.tables[1][key[1][axis] as usize],
-                    ];
-                    for (k, &shape) in new.iter().enumerate() {
-                        if shape != self.shapes[j][k][axis] {
-                            self.shapes[j][k][axis] = shape;
-                            self.update_colour_point(j, k);
-                        }
+        // The on-board points within reach, one bit per (axis, offset): walking the set bits
+        // skips the border and the points beyond the edge without testing each.
+        let mut reach = self.reach[i];
+        while reach != 0 {
+            let bit = reach.trailing_zeros() as usize;
+            reach &= reach - 1;
+            let (axis, p) = (bit / REACH_BITS, bit % REACH_BITS);
+            // `i` is at offset `p` of `j`'s neighbourhood on this axis.
+            let j = i.wrapping_add_signed(-reach_offset(p) * AXES[axis]);
+            let own = (POW3[p] * OWN) as u32;
+            let blocked = (POW3[p] * BLOCKED) as u32;
+            let key = &mut self.keys[j];
+            if add {
+                key[ci][axis] += own;
+                key[1 - ci][axis] += blocked;
+            } else {
+                key[ci][axis] -= own;
+                key[1 - ci][axis] -= blocked;
+            }
+            if self.cells[j] == EMPTY {
+                let new = [
+                    self.tables[0][key[0][axis] as usize],
+                    self.tables[1][key[1][axis] as usize],
+                ];
+                for (k, &shape) in new.iter().enumerate() {
+                    if shape != self.shapes[j][k][axis] {
+                        self.shapes[j][k][axis] = shape;
+                        self.update_colour_point(j, k);
                     }
                 }
             }
