@@ -47,6 +47,21 @@ fn reach_offset(p: usize) -> isize {
     }
 }
 
+/// The set bits of a cell bit set, in increasing order.
+fn bits(set: &[u64; FRONTIER_WORDS]) -> impl Iterator<Item = usize> + '_ {
+    set.iter().enumerate().flat_map(|(w, &word)| {
+        let mut bits = word;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            Some(w * 64 + b)
+        })
+    })
+}
+
 /// Words of the frontier bit set, one bit per cell.
 const FRONTIER_WORDS: usize = CELLS.div_ceil(64);
 
@@ -150,6 +165,8 @@ pub(crate) struct Board {
     /// One bit per cell: empty, on the board and near a stone (`near` > 0). The move
     /// generators walk these few cells, in cell order, instead of the whole board.
     frontier: [u64; FRONTIER_WORDS],
+    /// One bit per cell holding a stone (either colour), for the walks over the stones.
+    stones: [u64; FRONTIER_WORDS],
     hash: u64,
     zobrist: Zobrist,
     undo: Vec<Undo>,
@@ -207,6 +224,7 @@ impl Board {
             fours: [0, 0],
             near: vec![0; CELLS],
             frontier: [0; FRONTIER_WORDS],
+            stones: [0; FRONTIER_WORDS],
             hash: 0,
             zobrist: Zobrist::new(),
             undo: Vec::new(),
@@ -265,6 +283,7 @@ impl Board {
         self.update_windows(i, colour, 1);
         self.update_near(i, true);
         self.set_frontier(i, false);
+        self.stones[i / 64] |= 1 << (i % 64);
         self.update_shapes(i, colour, true);
     }
 
@@ -275,6 +294,7 @@ impl Board {
         self.update_windows(i, colour, -1);
         self.update_near(i, false);
         self.set_frontier(i, self.near[i] > 0);
+        self.stones[i / 64] &= !(1 << (i % 64));
         self.update_shapes(i, colour, false);
     }
 
@@ -290,17 +310,12 @@ impl Board {
     /// The empty on-board cells near a stone (`near` > 0), in increasing cell order (the
     /// order of `on_board`).
     pub(crate) fn frontier(&self) -> impl Iterator<Item = usize> + '_ {
-        self.frontier.iter().enumerate().flat_map(|(w, &word)| {
-            let mut bits = word;
-            std::iter::from_fn(move || {
-                if bits == 0 {
-                    return None;
-                }
-                let b = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                Some(w * 64 + b)
-            })
-        })
+        bits(&self.frontier)
+    }
+
+    /// The cells holding a stone, in increasing cell order.
+    pub(crate) fn stone_cells(&self) -> impl Iterator<Item = usize> + '_ {
+        bits(&self.stones)
     }
 
     fn update_near(&mut self, i: usize, add: bool) {
@@ -575,6 +590,37 @@ impl Board {
         n
     }
 
+    /// [`Board::captures_at`] for both colours at once (index 0 for colour 1): one look at the
+    /// neighbours serves both, since a pair can only be taken by the other colour.
+    pub(crate) fn captures_both(&self, i: usize) -> [u32; 2] {
+        let mut n = [0u32; 2];
+        if self.captures == Captures::None {
+            return n;
+        }
+        let triples = self.captures == Captures::PairsAndTriples;
+        for &d in &DIRS {
+            // As in `captures_at`: each cell is read only after the one before it proved to
+            // be a stone, so every index stays within the board or its one-cell border.
+            let a = step(i, d);
+            let other = self.cells[a];
+            if other != 1 && other != 2 {
+                continue;
+            }
+            let b = step(a, d);
+            if self.cells[b] != other {
+                continue;
+            }
+            let taker = 3 - other;
+            let e = step(b, d);
+            if self.cells[e] == taker {
+                n[usize::from(taker - 1)] += 2;
+            } else if triples && self.cells[e] == other && self.cells[step(e, d)] == taker {
+                n[usize::from(taker - 1)] += 3;
+            }
+        }
+        n
+    }
+
     /// Whether the stones of `colour` at the empty cell `i` would make a winning row.
     pub(crate) fn makes_line(&self, i: usize, colour: u8) -> bool {
         let line = usize::from(self.line);
@@ -626,35 +672,56 @@ impl Board {
             .sum()
     }
 
-    /// Capture chances on the board: for each colour, the empty points where it would capture now.
+    /// Capture chances on the board: for each colour, the stones it could take now, summed
+    /// over the runs it threatens (a run flanked by its stone on one side and an empty point
+    /// on the other). No single move takes more.
     pub(crate) fn capture_threats(&self) -> [i32; 2] {
         let mut threats = [0i32; 2];
+        self.threatened_runs(|taker, len, _| threats[usize::from(taker - 1)] += len as i32);
+        threats
+    }
+
+    /// The empty points where `colour` captures now, in increasing cell order: the empty
+    /// ends of the runs it threatens (what [`Board::captures_at`] finds point by point).
+    pub(crate) fn capture_points(&self, colour: u8) -> Vec<u16> {
+        let mut points = Vec::new();
+        self.threatened_runs(|taker, _, end| {
+            if taker == colour {
+                points.push(end as u16);
+            }
+        });
+        points.sort_unstable();
+        points.dedup();
+        points
+    }
+
+    /// Calls `f(taker, length, empty end)` for every run that can be taken now: a maximal run
+    /// of two stones (or three, where triples are taken) with a stone of the other colour, the
+    /// taker, at one end and an empty point at the other.
+    fn threatened_runs(&self, mut f: impl FnMut(u8, usize, usize)) {
         if self.captures == Captures::None {
-            return threats;
+            return;
         }
         let triples = self.captures == Captures::PairsAndTriples;
-        for &i in &self.on_board {
-            let i = usize::from(i);
+        for i in self.stone_cells() {
             let o = self.cells[i];
-            if o != 1 && o != 2 {
-                continue;
-            }
             for &d in &AXES {
                 if self.cells[step(i, -d)] == o {
                     continue; // not the start of its run
                 }
                 let len = 1 + self.run(i, d, o);
                 if len == 2 || (triples && len == 3) {
-                    let before = self.cells[step(i, -d)];
-                    let after = self.cells[step(i, d * len as isize)];
+                    let (b, a) = (step(i, -d), step(i, d * len as isize));
+                    let (before, after) = (self.cells[b], self.cells[a]);
                     let c = 3 - o;
-                    if (before == c && after == EMPTY) || (before == EMPTY && after == c) {
-                        threats[usize::from(c - 1)] += len as i32;
+                    if before == c && after == EMPTY {
+                        f(c, len, a);
+                    } else if before == EMPTY && after == c {
+                        f(c, len, b);
                     }
                 }
             }
         }
-        threats
     }
 }
 
@@ -816,6 +883,24 @@ mod tests {
                 .collect();
             proptest::prop_assert_eq!(walked, scanned);
             proptest::prop_assert_eq!(fresh.frontier, b.frontier);
+            proptest::prop_assert_eq!(fresh.stones, b.stones);
+            let stones: Vec<usize> = b.on_board.iter().map(|&i| usize::from(i)).filter(|&i| b.cells[i] == 1 || b.cells[i] == 2).collect();
+            proptest::prop_assert_eq!(b.stone_cells().collect::<Vec<_>>(), stones);
+            for &i in &b.on_board {
+                let i = usize::from(i);
+                if b.cells[i] == EMPTY {
+                    proptest::prop_assert_eq!(b.captures_both(i), [b.captures_at(i, 1), b.captures_at(i, 2)]);
+                }
+            }
+            for colour in 1..=2u8 {
+                let scanned: Vec<u16> = b
+                    .on_board
+                    .iter()
+                    .copied()
+                    .filter(|&i| b.cells[usize::from(i)] == EMPTY && b.captures_at(usize::from(i), colour) > 0)
+                    .collect();
+                proptest::prop_assert_eq!(b.capture_points(colour), scanned);
+            }
             proptest::prop_assert_eq!(&fresh.keys, &b.keys);
             proptest::prop_assert_eq!(&fresh.shapes, &b.shapes);
             proptest::prop_assert_eq!(&fresh.threats, &b.threats);

@@ -2,12 +2,14 @@
 //!
 //! ```text
 //! cargo build --release -p gomoku-core --example engine_nps
-//! engine_nps gen [positions]         # self-play positions (level 3, node capped), one per line
+//! engine_nps gen [positions] [rules]  # self-play positions (level 3, node capped), one per line
+//!                                     # (rules other than gomoku: a first line `# rules SPEC`)
 //! engine_nps run FILE [level[,key=value…]] [nodes] [ms] # each position searched (under `ms`
 //!                                         # too, if given), with style settings as the arena's
 //! ```
 //!
-//! The positions measured in the reports: `nps_positions.txt` beside this file (made by `gen 24`).
+//! The positions measured in the reports: `nps_positions.txt` beside this file (made by `gen 24`),
+//! and `nps_positions_pente.txt` (made by `gen 24 pente`).
 //! `run` prints one line per position and a total; the chosen moves and node counts are
 //! deterministic (a seeded engine under a node cap), so a change meant only to be faster must
 //! leave them as they were.
@@ -28,8 +30,11 @@ fn capped(nodes: u64) -> Limits {
     }
 }
 
-fn generate(n: usize) {
-    let rules = RuleSet::from_spec("gomoku").expect("preset");
+fn generate(n: usize, spec: &str) -> Result<(), String> {
+    let rules = RuleSet::from_spec(spec).map_err(|e| format!("{spec}: {e}"))?;
+    if spec != "gomoku" {
+        println!("# rules {spec}");
+    }
     let mut made = 0;
     let mut seed = 0u64;
     while made < n {
@@ -53,11 +58,18 @@ fn generate(n: usize) {
         println!("{}", moves.join(" "));
         made += 1;
     }
+    Ok(())
 }
 
 fn run(file: &str, side: &str, nodes: u64, ms: Option<u64>) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
-    let rules = RuleSet::from_spec("gomoku").expect("preset");
+    let spec = text
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("# rules "))
+        .unwrap_or("gomoku")
+        .trim();
+    let rules = RuleSet::from_spec(spec).map_err(|e| format!("{spec}: {e}"))?;
     // `5` or `5,key=value,…` (style settings, as the arena's sides).
     let mut parts = side.split(',');
     let level: Level = parts
@@ -71,7 +83,11 @@ fn run(file: &str, side: &str, nodes: u64, ms: Option<u64>) -> Result<(), String
         style.set(k, v)?;
     }
     let (mut total_nodes, mut total_time) = (0u64, Duration::ZERO);
-    for (k, line) in text.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+    for (k, line) in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .enumerate()
+    {
         let mut game = Game::new(rules);
         for m in line.split_whitespace() {
             game.apply_token(m)
@@ -115,17 +131,19 @@ fn run(file: &str, side: &str, nodes: u64, ms: Option<u64>) -> Result<(), String
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        Some("gen") => {
-            generate(args.get(1).and_then(|n| n.parse().ok()).unwrap_or(24));
-            Ok(())
-        }
+        Some("gen") => generate(
+            args.get(1).and_then(|n| n.parse().ok()).unwrap_or(24),
+            args.get(2).map_or("gomoku", String::as_str),
+        ),
         Some("run") if args.len() >= 2 => run(
             &args[1],
             args.get(2).map_or("5", String::as_str),
             args.get(3).and_then(|n| n.parse().ok()).unwrap_or(200_000),
             args.get(4).and_then(|n| n.parse().ok()),
         ),
-        _ => Err("usage: engine_nps gen [n] | engine_nps run FILE [level] [nodes] [ms]".into()),
+        _ => Err(
+            "usage: engine_nps gen [n] [rules] | engine_nps run FILE [level] [nodes] [ms]".into(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

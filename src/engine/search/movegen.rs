@@ -87,7 +87,8 @@ impl Search<'_> {
                 score += 5 * WIN_MIN;
             }
             if capturing {
-                let cm = b.captures_at(i, me);
+                let both = b.captures_both(i);
+                let (cm, co) = (both[usize::from(me - 1)], both[usize::from(opp - 1)]);
                 if cm > 0 {
                     tac.my_captures.push(i as u16);
                     let gain =
@@ -98,7 +99,6 @@ impl Search<'_> {
                         score += 10 * WIN_MIN;
                     }
                 }
-                let co = b.captures_at(i, opp);
                 if co > 0 {
                     let gain =
                         capture_value(cap_opp + co as u16, goal) - capture_value(cap_opp, goal);
@@ -209,10 +209,24 @@ impl Search<'_> {
     /// Empty cells near the stones where `colour` would win on the spot.
     pub(super) fn win_cells(&self, colour: u8) -> Vec<u16> {
         let b = &self.b;
-        let capture_wins = b.capture_win > 0 && b.captures != crate::rules::Captures::None;
-        if !capture_wins && b.threats_at_least(colour, Threat::Five) == 0 {
-            // No point makes a row (the shapes say so, see `Board::line_threat_at`).
-            return Vec::new();
+        // No move takes more stones than stand in the runs `colour` threatens to take now
+        // (`Board::capture_threats`), so the capture goal is out of reach in one move unless
+        // they would get there: then only rows can win, and the points need no capture look.
+        let capture_wins = b.capture_win > 0
+            && b.captures != crate::rules::Captures::None
+            && u32::from(b.captured(colour))
+                + b.capture_threats()[usize::from(colour - 1)].unsigned_abs()
+                >= u32::from(b.capture_win);
+        if !capture_wins {
+            if b.threats_at_least(colour, Threat::Five) == 0 {
+                // No point makes a row (the shapes say so, see `Board::line_threat_at`).
+                return Vec::new();
+            }
+            return b
+                .frontier()
+                .filter(|&i| b.line_threat_at(i, colour) && b.makes_line(i, colour))
+                .map(|i| i as u16)
+                .collect();
         }
         b.frontier()
             .filter(|&i| b.wins_at(i, colour))
@@ -221,14 +235,6 @@ impl Search<'_> {
     }
 
     pub(super) fn capture_cells(&self, colour: u8) -> Vec<u16> {
-        let b = &self.b;
-        if b.captures == crate::rules::Captures::None {
-            return Vec::new();
-        }
-        // A capture needs a stone beside the point, so only frontier points can capture.
-        b.frontier()
-            .filter(|&i| b.captures_at(i, colour) > 0)
-            .map(|i| i as u16)
-            .collect()
+        self.b.capture_points(colour)
     }
 }
