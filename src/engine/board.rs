@@ -561,7 +561,9 @@ impl Board {
         }
     }
 
-    /// Stones a stone of `colour` at the empty cell `i` would capture (pairs, or triples too).
+    /// Stones a stone of `colour` at the empty cell `i` would capture (pairs, or triples too),
+    /// looked up point by point: the tests' reference for `captures_both` and `capture_moves`.
+    #[cfg(test)]
     pub(crate) fn captures_at(&self, i: usize, colour: u8) -> u32 {
         if self.captures == Captures::None {
             return 0;
@@ -590,7 +592,7 @@ impl Board {
         n
     }
 
-    /// [`Board::captures_at`] for both colours at once (index 0 for colour 1): one look at the
+    /// `Board::captures_at` for both colours at once (index 0 for colour 1): one look at the
     /// neighbours serves both, since a pair can only be taken by the other colour.
     pub(crate) fn captures_both(&self, i: usize) -> [u32; 2] {
         let mut n = [0u32; 2];
@@ -642,6 +644,7 @@ impl Board {
 
     /// Whether `colour` playing the empty cell `i` wins on the spot (a row or the capture goal),
     /// ignoring extra time.
+    #[cfg(test)]
     pub(crate) fn wins_at(&self, i: usize, colour: u8) -> bool {
         self.line_threat_at(i, colour) && self.makes_line(i, colour)
             || self.capture_win > 0
@@ -681,18 +684,26 @@ impl Board {
         threats
     }
 
-    /// The empty points where `colour` captures now, in increasing cell order: the empty
-    /// ends of the runs it threatens (what [`Board::captures_at`] finds point by point).
-    pub(crate) fn capture_points(&self, colour: u8) -> Vec<u16> {
-        let mut points = Vec::new();
-        self.threatened_runs(|taker, _, end| {
+    /// The empty points where `colour` captures now, in increasing cell order, with the
+    /// stones each takes: the empty ends of the runs it threatens (what
+    /// `Board::captures_at` finds point by point, without looking at every point).
+    pub(crate) fn capture_moves(&self, colour: u8) -> Vec<(u16, u32)> {
+        let mut moves: Vec<(u16, u32)> = Vec::new();
+        self.threatened_runs(|taker, len, end| {
             if taker == colour {
-                points.push(end as u16);
+                moves.push((end as u16, len as u32));
             }
         });
-        points.sort_unstable();
-        points.dedup();
-        points
+        moves.sort_unstable();
+        // One point may take runs on several lines: one entry, their stones summed.
+        moves.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                kept.1 += later.1;
+            }
+            same
+        });
+        moves
     }
 
     /// Calls `f(taker, length, empty end)` for every run that can be taken now: a maximal run
@@ -893,13 +904,13 @@ mod tests {
                 }
             }
             for colour in 1..=2u8 {
-                let scanned: Vec<u16> = b
+                let scanned: Vec<(u16, u32)> = b
                     .on_board
                     .iter()
-                    .copied()
-                    .filter(|&i| b.cells[usize::from(i)] == EMPTY && b.captures_at(usize::from(i), colour) > 0)
+                    .map(|&i| (i, b.captures_at(usize::from(i), colour)))
+                    .filter(|&(i, n)| b.cells[usize::from(i)] == EMPTY && n > 0)
                     .collect();
-                proptest::prop_assert_eq!(b.capture_points(colour), scanned);
+                proptest::prop_assert_eq!(b.capture_moves(colour), scanned);
             }
             proptest::prop_assert_eq!(&fresh.keys, &b.keys);
             proptest::prop_assert_eq!(&fresh.shapes, &b.shapes);

@@ -206,35 +206,45 @@ impl Search<'_> {
         v
     }
 
-    /// Empty cells near the stones where `colour` would win on the spot.
+    /// Empty cells near the stones where `colour` would win on the spot, in cell order.
     pub(super) fn win_cells(&self, colour: u8) -> Vec<u16> {
         let b = &self.b;
-        // No move takes more stones than stand in the runs `colour` threatens to take now
-        // (`Board::capture_threats`), so the capture goal is out of reach in one move unless
-        // they would get there: then only rows can win, and the points need no capture look.
-        let capture_wins = b.capture_win > 0
-            && b.captures != crate::rules::Captures::None
-            && u32::from(b.captured(colour))
-                + b.capture_threats()[usize::from(colour - 1)].unsigned_abs()
-                >= u32::from(b.capture_win);
-        if !capture_wins {
-            if b.threats_at_least(colour, Threat::Five) == 0 {
-                // No point makes a row (the shapes say so, see `Board::line_threat_at`).
-                return Vec::new();
-            }
-            return b
-                .frontier()
+        let mut wins: Vec<u16> = if b.threats_at_least(colour, Threat::Five) == 0 {
+            // No point makes a row (the shapes say so, see `Board::line_threat_at`).
+            Vec::new()
+        } else {
+            b.frontier()
                 .filter(|&i| b.line_threat_at(i, colour) && b.makes_line(i, colour))
                 .map(|i| i as u16)
-                .collect();
+                .collect()
+        };
+        if b.capture_win > 0 && b.captures != crate::rules::Captures::None {
+            let (have, goal) = (u32::from(b.captured(colour)), u32::from(b.capture_win));
+            if have >= goal {
+                // The goal is reached already: every point wins (as the rules would see it).
+                return b.frontier().map(|i| i as u16).collect();
+            }
+            let before = wins.len();
+            wins.extend(
+                b.capture_moves(colour)
+                    .into_iter()
+                    .filter(|&(_, n)| have + n >= goal)
+                    .map(|(i, _)| i),
+            );
+            if wins.len() > before {
+                wins.sort_unstable();
+                wins.dedup();
+            }
         }
-        b.frontier()
-            .filter(|&i| b.wins_at(i, colour))
-            .map(|i| i as u16)
-            .collect()
+        wins
     }
 
+    /// Empty cells where `colour` captures now, in cell order.
     pub(super) fn capture_cells(&self, colour: u8) -> Vec<u16> {
-        self.b.capture_points(colour)
+        self.b
+            .capture_moves(colour)
+            .into_iter()
+            .map(|m| m.0)
+            .collect()
     }
 }
