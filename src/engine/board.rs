@@ -48,7 +48,7 @@ fn reach_offset(p: usize) -> isize {
 }
 
 /// The set bits of a cell bit set, in increasing order.
-fn bits(set: &[u64; FRONTIER_WORDS]) -> impl Iterator<Item = usize> + '_ {
+fn bits(set: &[u64; CELL_WORDS]) -> impl Iterator<Item = usize> + '_ {
     set.iter().enumerate().flat_map(|(w, &word)| {
         let mut bits = word;
         std::iter::from_fn(move || {
@@ -62,8 +62,8 @@ fn bits(set: &[u64; FRONTIER_WORDS]) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
-/// Words of the frontier bit set, one bit per cell.
-const FRONTIER_WORDS: usize = CELLS.div_ceil(64);
+/// Words of a bit set with one bit per cell (the frontier, the stones).
+const CELL_WORDS: usize = CELLS.div_ceil(64);
 
 /// The padded index of a point.
 pub(crate) fn cell_of(p: Point) -> usize {
@@ -164,9 +164,9 @@ pub(crate) struct Board {
     pub(crate) near: Vec<u8>,
     /// One bit per cell: empty, on the board and near a stone (`near` > 0). The move
     /// generators walk these few cells, in cell order, instead of the whole board.
-    frontier: [u64; FRONTIER_WORDS],
+    frontier: [u64; CELL_WORDS],
     /// One bit per cell holding a stone (either colour), for the walks over the stones.
-    stones: [u64; FRONTIER_WORDS],
+    stones: [u64; CELL_WORDS],
     hash: u64,
     zobrist: Zobrist,
     undo: Vec<Undo>,
@@ -223,8 +223,8 @@ impl Board {
             pattern: [0, 0],
             fours: [0, 0],
             near: vec![0; CELLS],
-            frontier: [0; FRONTIER_WORDS],
-            stones: [0; FRONTIER_WORDS],
+            frontier: [0; CELL_WORDS],
+            stones: [0; CELL_WORDS],
             hash: 0,
             zobrist: Zobrist::new(),
             undo: Vec::new(),
@@ -282,7 +282,6 @@ impl Board {
         self.hash ^= self.zobrist.stone[i][usize::from(colour - 1)];
         self.update_windows(i, colour, 1);
         self.update_near(i, true);
-        self.set_frontier(i, false);
         self.stones[i / 64] |= 1 << (i % 64);
         self.update_shapes(i, colour, true);
     }
@@ -293,18 +292,8 @@ impl Board {
         self.hash ^= self.zobrist.stone[i][usize::from(colour - 1)];
         self.update_windows(i, colour, -1);
         self.update_near(i, false);
-        self.set_frontier(i, self.near[i] > 0);
         self.stones[i / 64] &= !(1 << (i % 64));
         self.update_shapes(i, colour, false);
-    }
-
-    fn set_frontier(&mut self, i: usize, on: bool) {
-        let bit = 1u64 << (i % 64);
-        if on {
-            self.frontier[i / 64] |= bit;
-        } else {
-            self.frontier[i / 64] &= !bit;
-        }
     }
 
     /// The empty on-board cells near a stone (`near` > 0), in increasing cell order (the
@@ -332,7 +321,8 @@ impl Board {
                 };
                 self.near[j] = n;
                 // A cell is in the frontier while it is empty with a stone near it (branch
-                // free: this runs for 25 cells at every move and take-back).
+                // free: this runs for 25 cells at every move and take-back). The cell of the
+                // stone itself is among them: `put` and `clear` set it before calling here.
                 let on = u64::from(self.cells[j] == EMPTY && n > 0);
                 let (w, b) = (j / 64, j % 64);
                 self.frontier[w] = self.frontier[w] & !(1 << b) | on << b;
@@ -349,11 +339,7 @@ impl Board {
             for (axis, &(dr, dc)) in AXIS_STEPS.iter().enumerate() {
                 let mut key = [0u32; 2];
                 for (p, &pow) in POW3.iter().enumerate() {
-                    let o = if p < HALF {
-                        p as isize - HALF as isize
-                    } else {
-                        p as isize - HALF as isize + 1
-                    };
+                    let o = reach_offset(p);
                     let (rr, cc) = (r + o * dr, c + o * dc);
                     let v = if rr >= 0 && rr < n && cc >= 0 && cc < n {
                         self.cells[(rr * n + cc) as usize]

@@ -86,7 +86,7 @@ impl Search<'_> {
         {
             return true;
         }
-        b.captures != crate::rules::Captures::None && b.captures_both(i) != [0, 0]
+        b.captures_both(i) != [0, 0]
     }
 
     /// Adds the history bonus to every candidate of `me` (no-op when the style has none).
