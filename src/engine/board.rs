@@ -609,6 +609,39 @@ impl Board {
         n
     }
 
+    /// The stones each colour would threaten to take by playing the empty cell `i` (index 0
+    /// for colour 1): the runs of the other colour's pairs (or triples, where triples are
+    /// taken) that start next to `i` and end on an empty point, the capture point of the
+    /// threat the stone makes. A move that makes such a threat gains a tempo in Pente.
+    pub(crate) fn capture_attacks(&self, i: usize) -> [u32; 2] {
+        let mut n = [0u32; 2];
+        if self.captures == Captures::None {
+            return n;
+        }
+        let triples = self.captures == Captures::PairsAndTriples;
+        for &d in &DIRS {
+            // Each cell is read only after the one before it proved to be a stone, so every
+            // index stays within the board or its one-cell border (as in `captures_both`).
+            let a = step(i, d);
+            let other = self.cells[a];
+            if other != 1 && other != 2 {
+                continue;
+            }
+            let b = step(a, d);
+            if self.cells[b] != other {
+                continue;
+            }
+            let attacker = usize::from(2 - other);
+            let e = step(b, d);
+            if self.cells[e] == EMPTY {
+                n[attacker] += 2;
+            } else if triples && self.cells[e] == other && self.cells[step(e, d)] == EMPTY {
+                n[attacker] += 3;
+            }
+        }
+        n
+    }
+
     /// Whether the stones of `colour` at the empty cell `i` would make a winning row.
     pub(crate) fn makes_line(&self, i: usize, colour: u8) -> bool {
         let line = usize::from(self.line);
@@ -668,6 +701,32 @@ impl Board {
         let mut threats = [0i32; 2];
         self.threatened_runs(|taker, len, _| threats[usize::from(taker - 1)] += len as i32);
         threats
+    }
+
+    /// For each colour, its runs that can be taken (pairs, and triples where triples are
+    /// taken) with both ends empty: the other colour threatens to take one by playing either
+    /// end, a tempo it can gain at any time.
+    pub(crate) fn open_runs(&self) -> [i32; 2] {
+        let mut n = [0i32; 2];
+        if self.captures == Captures::None {
+            return n;
+        }
+        let triples = self.captures == Captures::PairsAndTriples;
+        for i in self.stone_cells() {
+            let o = self.cells[i];
+            for &d in &AXES {
+                if self.cells[step(i, -d)] != EMPTY {
+                    continue; // not the start of its run, or blocked before it
+                }
+                let len = 1 + self.run(i, d, o);
+                if (len == 2 || (triples && len == 3))
+                    && self.cells[step(i, d * len as isize)] == EMPTY
+                {
+                    n[usize::from(o - 1)] += 1;
+                }
+            }
+        }
+        n
     }
 
     /// The empty points where `colour` captures now, in increasing cell order, with the
@@ -807,6 +866,36 @@ mod tests {
             !b.wins_at(m8, 1),
             "six in a row does not win in standard gomoku"
         );
+    }
+
+    #[test]
+    fn capture_attacks_and_open_runs_read_the_pairs() {
+        let at = |name: &str| cell_of(Point::parse(name, 19).expect("point"));
+        // White's pair L12 M12 is open at both ends (K12, N12).
+        let g = game("pente", "K10 L12 A1 M12");
+        let b = Board::new(&g);
+        assert_eq!(b.capture_attacks(at("K12")), [2, 0]);
+        assert_eq!(b.capture_attacks(at("N12")), [2, 0]);
+        assert_eq!(b.capture_attacks(at("O12")), [0, 0], "not next to the pair");
+        assert_eq!(b.capture_attacks(at("A2")), [0, 0], "a single stone");
+        assert_eq!(b.open_runs(), [0, 1]);
+        // Black's K10 closes the pair L10 M10: N10 takes it, no attack, no open run.
+        let g = game("pente", "K10 L10 A1 M10");
+        let b = Board::new(&g);
+        assert_eq!(b.capture_attacks(at("N10")), [0, 0]);
+        assert_eq!(b.open_runs(), [0, 0]);
+        // A white triple is no pair in Pente, but Keryo takes it.
+        let g = game("pente", "K10 L12 A1 M12 A5 N12");
+        assert_eq!(Board::new(&g).capture_attacks(at("K12")), [0, 0]);
+        assert_eq!(Board::new(&g).open_runs(), [0, 0]);
+        let g = game("keryo", "K10 L12 A1 M12 A5 N12");
+        assert_eq!(Board::new(&g).capture_attacks(at("K12")), [3, 0]);
+        assert_eq!(Board::new(&g).open_runs(), [0, 1]);
+        // No captures in Gomoku.
+        let g = game("gomoku", "A1 H8 A3 J8");
+        let g8 = cell_of(Point::parse("G8", 15).expect("point"));
+        assert_eq!(Board::new(&g).capture_attacks(g8), [0, 0]);
+        assert_eq!(Board::new(&g).open_runs(), [0, 0]);
     }
 
     #[test]

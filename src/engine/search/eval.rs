@@ -61,12 +61,17 @@ impl Search<'_> {
         if b.captures != crate::rules::Captures::None {
             let goal = b.capture_win;
             let (cm, co) = (b.captured(me), b.captured(opp));
-            s += capture_value(cm, goal) - capture_value(co, goal);
+            let mut c = capture_value(cm, goal) - capture_value(co, goal);
             let t = b.capture_threats();
             let tm = t[mi].min(6) as u16;
             let to = t[oi].min(6) as u16;
-            s += (capture_value(cm + tm, goal) - capture_value(cm, goal)) * 6 / 10;
-            s -= (capture_value(co + to, goal) - capture_value(co, goal)) * 3 / 10;
+            c += (capture_value(cm + tm, goal) - capture_value(cm, goal)) * 6 / 10;
+            c -= (capture_value(co + to, goal) - capture_value(co, goal)) * 3 / 10;
+            s += c * self.style.cap_weight / 100;
+            if self.style.open_pair != 0 {
+                let open = b.open_runs();
+                s += (open[oi] - open[mi]) * self.style.open_pair;
+            }
         }
         s
     }

@@ -88,6 +88,16 @@ pub struct Style {
     /// Weight of the history heuristic in the move ordering: the quiet move with the most
     /// cut-offs so far gets this many points over its shapes' score; 0 turns it off.
     pub history: u32,
+    /// Capture games: weight in the move ordering of a move that threatens to capture (its
+    /// stones' capture value times this, as a capture now counts twelve times); 0 turns it
+    /// off.
+    pub cap_attack: i32,
+    /// Capture games: percent applied to the evaluation's capture terms (stones taken and
+    /// capture threats on the board).
+    pub cap_weight: i32,
+    /// Capture games: evaluation points per takeable run with both ends open (the
+    /// opponent's count less the mover's).
+    pub open_pair: i32,
 }
 
 impl Style {
@@ -116,6 +126,9 @@ impl Style {
             "lmr_block" => self.lmr_block = value.parse().map_err(|_| bad())?,
             "lmr_root" => self.lmr_root = value.parse().map_err(|_| bad())?,
             "history" => self.history = value.parse().map_err(|_| bad())?,
+            "cap_attack" => self.cap_attack = value.parse().map_err(|_| bad())?,
+            "cap_weight" => self.cap_weight = value.parse().map_err(|_| bad())?,
+            "open_pair" => self.open_pair = value.parse().map_err(|_| bad())?,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -192,6 +205,9 @@ impl Style {
         lmr_block: 1,
         lmr_root: false,
         history: 0,
+        cap_attack: 0,
+        cap_weight: 100,
+        open_pair: 0,
     };
 }
 

@@ -109,6 +109,22 @@ impl Search<'_> {
                     }
                 }
             }
+            if capturing && self.style.cap_attack > 0 {
+                let att = b.capture_attacks(i);
+                let (am, ao) = (att[usize::from(me - 1)], att[usize::from(opp - 1)]);
+                if am > 0 {
+                    let gain =
+                        capture_value(cap_me + am as u16, goal) - capture_value(cap_me, goal);
+                    score += gain * self.style.cap_attack;
+                }
+                if ao > 0 {
+                    // The point where the opponent would attack a pair: taking it first
+                    // spares the pair that tempo.
+                    let gain =
+                        capture_value(cap_opp + ao as u16, goal) - capture_value(cap_opp, goal);
+                    score += gain * self.style.cap_attack / 2;
+                }
+            }
             cands.push(Cand {
                 cell: i as u16,
                 score,
