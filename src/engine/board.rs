@@ -581,6 +581,22 @@ impl Board {
     /// `Board::captures_at` for both colours at once (index 0 for colour 1): one look at the
     /// neighbours serves both, since a pair can only be taken by the other colour.
     pub(crate) fn captures_both(&self, i: usize) -> [u32; 2] {
+        self.runs_next_to(i, true)
+    }
+
+    /// The stones each colour would threaten to take by playing the empty cell `i` (index 0
+    /// for colour 1): the runs of the other colour's pairs (or triples, where triples are
+    /// taken) that start next to `i` and end on an empty point, the capture point of the
+    /// threat the stone makes. A move that makes such a threat gains a tempo in Pente.
+    pub(crate) fn capture_attacks(&self, i: usize) -> [u32; 2] {
+        self.runs_next_to(i, false)
+    }
+
+    /// The stones of the takeable runs (pairs, and triples where triples are taken) that start
+    /// next to the empty cell `i`, credited to the colour that would take them: runs closed at
+    /// the far end by that colour (`closed`: a stone at `i` takes them) or by an empty point
+    /// (a stone at `i` threatens them).
+    fn runs_next_to(&self, i: usize, closed: bool) -> [u32; 2] {
         let mut n = [0u32; 2];
         if self.captures == Captures::None {
             return n;
@@ -599,44 +615,12 @@ impl Board {
                 continue;
             }
             let taker = 3 - other;
+            let end = if closed { taker } else { EMPTY };
             let e = step(b, d);
-            if self.cells[e] == taker {
+            if self.cells[e] == end {
                 n[usize::from(taker - 1)] += 2;
-            } else if triples && self.cells[e] == other && self.cells[step(e, d)] == taker {
+            } else if triples && self.cells[e] == other && self.cells[step(e, d)] == end {
                 n[usize::from(taker - 1)] += 3;
-            }
-        }
-        n
-    }
-
-    /// The stones each colour would threaten to take by playing the empty cell `i` (index 0
-    /// for colour 1): the runs of the other colour's pairs (or triples, where triples are
-    /// taken) that start next to `i` and end on an empty point, the capture point of the
-    /// threat the stone makes. A move that makes such a threat gains a tempo in Pente.
-    pub(crate) fn capture_attacks(&self, i: usize) -> [u32; 2] {
-        let mut n = [0u32; 2];
-        if self.captures == Captures::None {
-            return n;
-        }
-        let triples = self.captures == Captures::PairsAndTriples;
-        for &d in &DIRS {
-            // Each cell is read only after the one before it proved to be a stone, so every
-            // index stays within the board or its one-cell border (as in `captures_both`).
-            let a = step(i, d);
-            let other = self.cells[a];
-            if other != 1 && other != 2 {
-                continue;
-            }
-            let b = step(a, d);
-            if self.cells[b] != other {
-                continue;
-            }
-            let attacker = usize::from(2 - other);
-            let e = step(b, d);
-            if self.cells[e] == EMPTY {
-                n[attacker] += 2;
-            } else if triples && self.cells[e] == other && self.cells[step(e, d)] == EMPTY {
-                n[attacker] += 3;
             }
         }
         n
