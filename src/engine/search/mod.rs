@@ -100,6 +100,11 @@ pub struct Style {
     pub open_pair: i32,
 }
 
+/// `value` as a number within `lo..=hi`.
+fn bounded(value: &str, lo: i32, hi: i32) -> Option<i32> {
+    value.parse().ok().filter(|v| (lo..=hi).contains(v))
+}
+
 impl Style {
     /// Changes one setting, named as the field (`guard`, `vct_depth`…), for A/B tests.
     ///
@@ -126,9 +131,10 @@ impl Style {
             "lmr_block" => self.lmr_block = value.parse().map_err(|_| bad())?,
             "lmr_root" => self.lmr_root = value.parse().map_err(|_| bad())?,
             "history" => self.history = value.parse().map_err(|_| bad())?,
-            "cap_attack" => self.cap_attack = value.parse().map_err(|_| bad())?,
-            "cap_weight" => self.cap_weight = value.parse().map_err(|_| bad())?,
-            "open_pair" => self.open_pair = value.parse().map_err(|_| bad())?,
+            // Bounded so that no score built from them can overflow.
+            "cap_attack" => self.cap_attack = bounded(value, 0, 100).ok_or_else(bad)?,
+            "cap_weight" => self.cap_weight = bounded(value, 0, 1000).ok_or_else(bad)?,
+            "open_pair" => self.open_pair = bounded(value, -1000, 1000).ok_or_else(bad)?,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -776,6 +782,56 @@ mod tests {
         kept.iter()
             .map(|c| Action::Place(s.b.point(usize::from(c.cell)).expect("on the board")))
             .collect()
+    }
+
+    #[test]
+    fn the_capture_knobs_move_the_ordering_and_the_evaluation() {
+        // Black to move; white's pair L12 M12 is open at both ends, K12 and N12 attack it.
+        let g = game("pente", "K10 L12 A1 M12");
+        let k12 = super::super::board::cell_of(Point::parse("K12", 19).expect("point")) as u16;
+        let limits = Limits {
+            time: Duration::from_secs(60),
+            nodes: 1_000,
+        };
+        // (K12's ordering score, the evaluation) under a style changed by `knobs`.
+        let read_in = |g: &Game, knobs: &[(&str, &str)]| {
+            let mut style = Style::for_level(Level::LIVE_MAX);
+            for (k, v) in knobs {
+                style.set(k, v).expect("a knob");
+            }
+            let mut tt = Table::new(10);
+            let s = Search::threats(&mut tt, style, g, limits, Instant::now()).expect("in play");
+            let (cands, _) = s.generate(1);
+            let at = cands.iter().find(|c| c.cell == k12).map_or(0, |c| c.score);
+            (at, s.evaluate(1, &Tactics::default(), 0))
+        };
+        let read = |knobs: &[(&str, &str)]| read_in(&g, knobs);
+        let (order, eval) = read(&[]);
+        let attack = capture_value(2, 10) - capture_value(0, 10);
+        assert_eq!(read(&[("cap_attack", "10")]).0, order + 10 * attack);
+        assert_eq!(
+            read(&[("open_pair", "50")]).1,
+            eval + 50,
+            "white's open pair"
+        );
+        // No stone taken and no capture threat yet: the capture terms are zero either way.
+        assert_eq!(read(&[("cap_weight", "0")]).1, eval);
+        // Black's K10 and N10 threaten white's pair L10 M10: the mover's threat counts 6/10
+        // of the capture's value, scaled by the knob.
+        let g = game("pente", "K10 L10 A1 M10");
+        let threat = attack * 6 / 10;
+        let eval = read_in(&g, &[]).1;
+        assert_eq!(read_in(&g, &[("cap_weight", "0")]).1, eval - threat);
+        assert_eq!(read_in(&g, &[("cap_weight", "200")]).1, eval + threat);
+        let mut style = Style::for_level(Level::LIVE_MAX);
+        for (k, v) in [
+            ("cap_attack", "101"),
+            ("cap_weight", "-1"),
+            ("open_pair", "x"),
+        ] {
+            assert!(style.set(k, v).is_err(), "{k}={v}");
+        }
+        assert_eq!(style.cap_attack, 0);
     }
 
     #[test]
