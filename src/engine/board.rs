@@ -692,24 +692,11 @@ impl Board {
     /// end, a tempo it can gain at any time.
     pub(crate) fn open_runs(&self) -> [i32; 2] {
         let mut n = [0i32; 2];
-        if self.captures == Captures::None {
-            return n;
-        }
-        let triples = self.captures == Captures::PairsAndTriples;
-        for i in self.stone_cells() {
-            let o = self.cells[i];
-            for &d in &AXES {
-                if self.cells[step(i, -d)] != EMPTY {
-                    continue; // not the start of its run, or blocked before it
-                }
-                let len = 1 + self.run(i, d, o);
-                if (len == 2 || (triples && len == 3))
-                    && self.cells[step(i, d * len as isize)] == EMPTY
-                {
-                    n[usize::from(o - 1)] += 1;
-                }
+        self.takeable_runs(|o, _, before, after| {
+            if self.cells[before] == EMPTY && self.cells[after] == EMPTY {
+                n[usize::from(o - 1)] += 1;
             }
-        }
+        });
         n
     }
 
@@ -739,6 +726,21 @@ impl Board {
     /// of two stones (or three, where triples are taken) with a stone of the other colour, the
     /// taker, at one end and an empty point at the other.
     fn threatened_runs(&self, mut f: impl FnMut(u8, usize, usize)) {
+        self.takeable_runs(|o, len, b, a| {
+            let (before, after) = (self.cells[b], self.cells[a]);
+            let c = 3 - o;
+            if before == c && after == EMPTY {
+                f(c, len, a);
+            } else if before == EMPTY && after == c {
+                f(c, len, b);
+            }
+        });
+    }
+
+    /// Calls `f(colour, length, cell before, cell after)` for every maximal run that could
+    /// be taken by its length alone (two stones, or three where triples are taken), whatever
+    /// stands at its ends; nothing in games without captures.
+    fn takeable_runs(&self, mut f: impl FnMut(u8, usize, usize, usize)) {
         if self.captures == Captures::None {
             return;
         }
@@ -751,14 +753,7 @@ impl Board {
                 }
                 let len = 1 + self.run(i, d, o);
                 if len == 2 || (triples && len == 3) {
-                    let (b, a) = (step(i, -d), step(i, d * len as isize));
-                    let (before, after) = (self.cells[b], self.cells[a]);
-                    let c = 3 - o;
-                    if before == c && after == EMPTY {
-                        f(c, len, a);
-                    } else if before == EMPTY && after == c {
-                        f(c, len, b);
-                    }
+                    f(o, len, step(i, -d), step(i, d * len as isize));
                 }
             }
         }
