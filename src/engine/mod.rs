@@ -14,6 +14,7 @@ use crate::rules::{Action, Game, RuleSet};
 
 pub mod arena;
 mod board;
+pub mod book;
 mod cache;
 mod openings;
 mod patterns;

@@ -30,7 +30,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Engine, Level, Limits, Source, WIN};
+use crate::engine::{Engine, Level, Limits, Source, Style, WIN};
 use crate::rules::{Action, Game, Phase, RuleSet, Status};
 
 /// Nodes the engine searches per position.
@@ -153,8 +153,14 @@ fn search(game: &Game, nodes: u64) -> (i32, Option<Action>) {
     let mut first = None;
     for step in 0..=FORCED_CHAIN {
         // A fresh engine per search: the evaluation of a position does not depend on which
-        // were searched before it (a resumed analysis gives the same review).
-        let mut engine = Engine::seeded(Level::MAX, SEED);
+        // were searched before it (a resumed analysis gives the same review). No opening
+        // book: its scores come from longer searches than the review's node cap, and every
+        // position of a review must be judged by the same search.
+        let style = Style {
+            book: false,
+            ..Style::for_level(Level::MAX)
+        };
+        let mut engine = Engine::with_style(Level::MAX, style, SEED);
         let best = engine.choose_with(&position, limits);
         let info = engine.last_info();
         if step == 0 {

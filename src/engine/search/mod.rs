@@ -70,6 +70,9 @@ pub enum Source {
     Blunder,
     /// Opening placement or a colour choice (swap, swap2).
     Opening,
+    /// The opening book (Pente and Keryo's first moves, the swap openings' stones and colour
+    /// choices, see `book.rs`).
+    Book,
 }
 
 /// What the last search did, for the arena and benchmarks.
@@ -169,19 +172,46 @@ impl Engine {
             history: reduce::History::new(),
         };
         let (action, score, depth, source) = match game.phase() {
-            Phase::Playing => {
-                let r = search.root(&mut self.rng, start, limits.time);
-                (r.0.map(Action::Place), r.1, r.2, r.3)
+            Phase::Playing => match self.style.book.then(|| super::book::lookup(game)).flatten() {
+                Some(m) => (Some(Action::Place(m.point)), m.score, m.depth, Source::Book),
+                None => {
+                    let r = search.root(&mut self.rng, start, limits.time);
+                    (r.0.map(Action::Place), r.1, r.2, r.3)
+                }
+            },
+            Phase::Placing { .. } => {
+                match (self.style.book)
+                    .then(|| super::book::opening_stone(game, &mut self.rng))
+                    .flatten()
+                {
+                    Some(p) => (Some(Action::Place(p)), 0, 0, Source::Book),
+                    None => (
+                        search.place_opening_stone(&mut self.rng).map(Action::Place),
+                        0,
+                        0,
+                        Source::Opening,
+                    ),
+                }
             }
-            Phase::Placing { .. } => (
-                search.place_opening_stone(&mut self.rng).map(Action::Place),
-                0,
-                0,
-                Source::Opening,
-            ),
             Phase::Choosing { may_place, .. } => {
-                let (a, s) = search.choose_colour(may_place, &mut self.rng, start, limits.time);
-                (Some(a), s, 0, Source::Opening)
+                let known = self
+                    .style
+                    .book
+                    .then(|| super::book::judgement(game))
+                    .flatten();
+                let (a, s) = search.choose_colour(
+                    may_place,
+                    known.map(|m| m.score),
+                    &mut self.rng,
+                    start,
+                    limits.time,
+                );
+                let source = if known.is_some() {
+                    Source::Book
+                } else {
+                    Source::Opening
+                };
+                (Some(a), s, known.map_or(0, |m| m.depth), source)
             }
             // Renju's tournament openings (src/engine/openings.rs).
             _ => {

@@ -31,13 +31,15 @@ impl Search<'_> {
         Some(options[rng.random_range(0..k)].1)
     }
 
-    /// Swap/swap2 colour choice: searches the position for the colour that moves next and
-    /// takes the colour that comes out ahead. `place` (swap2) is worth about nothing to the
-    /// chooser (the other seat gets the choice back after a balancing pair), so it is chosen
-    /// only when neither colour is better than an even game.
+    /// Swap/swap2 colour choice: searches the position for the colour that moves next (or
+    /// takes `known`, the opening book's score of it) and takes the colour that comes out
+    /// ahead. `place` (swap2) is worth about nothing to the chooser (the other seat gets the
+    /// choice back after a balancing pair), so it is chosen only when neither colour is better
+    /// than an even game.
     pub(super) fn choose_colour(
         &mut self,
         may_place: bool,
+        known: Option<i32>,
         rng: &mut StdRng,
         start: Instant,
         budget: Duration,
@@ -45,7 +47,9 @@ impl Search<'_> {
         let next = self.b.to_move();
         // Look at the position as it will be played: take colour 1 on a scratch copy so the
         // phase is normal play; the colour to move does not depend on who takes what.
-        let score = if self.b.apply(Action::Take(1)).is_ok() {
+        let score = if let Some(s) = known {
+            s
+        } else if self.b.apply(Action::Take(1)).is_ok() {
             let (_, s, _, _) = self.root(rng, start, budget.mul_f64(0.8));
             self.b.undo();
             s

@@ -70,6 +70,9 @@ pub struct Style {
     /// Capture games: evaluation points per takeable run with both ends open (the
     /// opponent's count less the mover's).
     pub open_pair: i32,
+    /// Whether the opening book (`src/engine/book.txt`) answers the positions it covers,
+    /// without a search.
+    pub book: bool,
 }
 
 /// `value` as a number within `lo..=hi`.
@@ -107,6 +110,13 @@ impl Style {
             "cap_attack" => self.cap_attack = bounded(value, 0, 100).ok_or_else(bad)?,
             "cap_weight" => self.cap_weight = bounded(value, 0, 1000).ok_or_else(bad)?,
             "open_pair" => self.open_pair = bounded(value, -1000, 1000).ok_or_else(bad)?,
+            "book" => {
+                self.book = match value {
+                    "on" | "true" => true,
+                    "off" | "false" => false,
+                    _ => return Err(bad()),
+                }
+            }
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -124,6 +134,7 @@ impl Style {
                 blunder: 0.35,
                 safety: 0,
                 reserve: 0,
+                book: false,
                 ..Style::STRONGEST
             },
             2 => Style {
@@ -135,6 +146,7 @@ impl Style {
                 blunder: 0.12,
                 safety: 0,
                 reserve: 0,
+                book: false,
                 ..Style::STRONGEST
             },
             3 => Style {
@@ -143,6 +155,7 @@ impl Style {
                 vct_depth: 4,
                 noise: 8,
                 safety: 3,
+                book: false,
                 ..Style::STRONGEST
             },
             // Level 4 reads at most 5 plies (level 3's cap; level 5: as deep as its budget
@@ -155,6 +168,7 @@ impl Style {
                 max_depth: 5,
                 vcf_depth: 10,
                 vct_depth: 6,
+                book: false,
                 ..Style::STRONGEST
             },
             _ => Style::STRONGEST,
@@ -186,5 +200,6 @@ impl Style {
         cap_attack: 0,
         cap_weight: 100,
         open_pair: 0,
+        book: true,
     };
 }
