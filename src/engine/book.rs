@@ -239,8 +239,8 @@ fn judgement_in(book: &HashMap<(String, String, Key), BookMove>, game: &Game) ->
         .copied()
 }
 
-/// The next stone of a balanced swap opening (judged within [`BALANCED`] of an even game, or
-/// the four nearest even if none is) that the stones placed so far begin, at random among
+/// The next stone of a balanced swap opening (judged within [`BALANCED`] of an even game;
+/// the four nearest even when fewer are) that the stones placed so far begin, at random among
 /// them; `None` once the opening's three stones are down, or where the book has no opening.
 pub fn opening_stone(game: &Game, rng: &mut impl rand::Rng) -> Option<Point> {
     opening_stone_in(shipped(), game, rng)
