@@ -31,6 +31,9 @@ const MOST_STONES: usize = 3;
 /// The stones of a position as (column, row, colour), sorted: a key that ignores move order.
 type Key = Vec<(u8, u8, u8)>;
 
+/// The book in memory: by variant (the names of [`variant`]) and canonical key.
+type Book = HashMap<(&'static str, &'static str, Key), BookMove>;
+
 /// A move of the book and what the search that chose it saw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BookMove {
@@ -79,18 +82,23 @@ fn inverse(s: Symmetry, size: u8) -> Symmetry {
         .unwrap_or(s)
 }
 
+/// The stones turned by a symmetry, as (column, row, colour), in their order.
+fn turned(stones: &[(Point, u8)], s: Symmetry, size: u8) -> Key {
+    stones
+        .iter()
+        .map(|&(p, c)| {
+            let q = s.apply(p, size);
+            (q.col(), q.row(), c)
+        })
+        .collect()
+}
+
 /// The smallest key of the position over the 8 symmetries, with the symmetry that gives it.
 fn canonical(stones: &[(Point, u8)], size: u8) -> (Key, Symmetry) {
     Symmetry::ALL
         .into_iter()
         .map(|s| {
-            let mut key: Key = stones
-                .iter()
-                .map(|&(p, c)| {
-                    let q = s.apply(p, size);
-                    (q.col(), q.row(), c)
-                })
-                .collect();
+            let mut key = turned(stones, s, size);
             key.sort_unstable();
             (key, s)
         })
@@ -159,8 +167,8 @@ fn replay(preset: &str, opening: &str, stones: &[Point]) -> Option<Game> {
 
 /// Every line of `text` that reads as a legal book entry, keyed by variant and canonical key
 /// (the move turned by the same symmetry).
-fn load(text: &str) -> HashMap<(String, String, Key), BookMove> {
-    let mut book = HashMap::new();
+fn load(text: &str) -> Book {
+    let mut book = Book::new();
     for line in text.lines() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -170,6 +178,9 @@ fn load(text: &str) -> HashMap<(String, String, Key), BookMove> {
             continue;
         };
         let Some(game) = replay(preset, opening, &stones) else {
+            continue;
+        };
+        let Some((preset, opening)) = variant(game.rules()) else {
             continue;
         };
         let fits = if opening == SWAP {
@@ -186,13 +197,13 @@ fn load(text: &str) -> HashMap<(String, String, Key), BookMove> {
             point: s.apply(m.point, game.size()),
             ..m
         };
-        book.insert((preset.to_string(), opening.to_string(), key), m);
+        book.insert((preset, opening, key), m);
     }
     book
 }
 
-fn shipped() -> &'static HashMap<(String, String, Key), BookMove> {
-    static BOOK_MAP: OnceLock<HashMap<(String, String, Key), BookMove>> = OnceLock::new();
+fn shipped() -> &'static Book {
+    static BOOK_MAP: OnceLock<Book> = OnceLock::new();
     BOOK_MAP.get_or_init(|| load(BOOK))
 }
 
@@ -202,7 +213,7 @@ pub fn lookup(game: &Game) -> Option<BookMove> {
     lookup_in(shipped(), game)
 }
 
-fn lookup_in(book: &HashMap<(String, String, Key), BookMove>, game: &Game) -> Option<BookMove> {
+fn lookup_in(book: &Book, game: &Game) -> Option<BookMove> {
     let (preset, opening) = variant(game.rules()).filter(|v| v.1 != SWAP)?;
     // Captures cannot happen in the book's first stones; a removed stone means another game.
     if game.phase() != Phase::Playing
@@ -214,7 +225,7 @@ fn lookup_in(book: &HashMap<(String, String, Key), BookMove>, game: &Game) -> Op
     }
     let size = game.size();
     let (key, s) = canonical(&game.stones(), size);
-    let m = book.get(&(preset.to_string(), opening.to_string(), key))?;
+    let m = book.get(&(preset, opening, key))?;
     let point = inverse(s, size).apply(m.point, size);
     game.is_legal(Action::Place(point))
         .then_some(BookMove { point, ..*m })
@@ -227,7 +238,7 @@ pub fn judgement(game: &Game) -> Option<BookMove> {
     judgement_in(shipped(), game)
 }
 
-fn judgement_in(book: &HashMap<(String, String, Key), BookMove>, game: &Game) -> Option<BookMove> {
+fn judgement_in(book: &Book, game: &Game) -> Option<BookMove> {
     let (preset, SWAP) = variant(game.rules())? else {
         return None;
     };
@@ -235,8 +246,7 @@ fn judgement_in(book: &HashMap<(String, String, Key), BookMove>, game: &Game) ->
         return None;
     }
     let (key, _) = canonical(&game.stones(), game.size());
-    book.get(&(preset.to_string(), SWAP.to_string(), key))
-        .copied()
+    book.get(&(preset, SWAP, key)).copied()
 }
 
 /// The next stone of a balanced swap opening (judged within [`BALANCED`] of an even game;
@@ -246,43 +256,34 @@ pub fn opening_stone(game: &Game, rng: &mut impl rand::Rng) -> Option<Point> {
     opening_stone_in(shipped(), game, rng)
 }
 
-fn opening_stone_in(
-    book: &HashMap<(String, String, Key), BookMove>,
-    game: &Game,
-    rng: &mut impl rand::Rng,
-) -> Option<Point> {
+fn opening_stone_in(book: &Book, game: &Game, rng: &mut impl rand::Rng) -> Option<Point> {
     let (preset, SWAP) = variant(game.rules())? else {
         return None;
     };
     if !matches!(game.phase(), Phase::Placing { .. }) || game.stones_placed() >= MOST_STONES {
         return None;
     }
-    let mut judged: Vec<(&Key, i32)> = book
-        .iter()
-        .filter(|((p, o, _), _)| p == preset && o == SWAP)
-        .map(|((_, _, k), m)| (k, m.score))
-        .collect();
-    judged.sort_by_key(|&(k, score)| (score.abs(), k.clone()));
-    let balanced = judged.iter().filter(|j| j.1.abs() <= BALANCED).count();
-    judged.truncate(balanced.max(4));
     let size = game.size();
-    let colour = game.to_move();
     let placed = game.stones();
-    let centre = Point::centre(size);
     if placed.is_empty() {
         // Every opening of the book starts on the centre.
+        let centre = Point::centre(size);
         return game.is_legal(Action::Place(centre)).then_some(centre);
     }
+    let mut judged: Vec<(&Key, i32)> = book
+        .iter()
+        .filter(|((p, o, _), _)| *p == preset && *o == SWAP)
+        .map(|((_, _, k), m)| (k, m.score.abs()))
+        .collect();
+    // Nearest even first; the key breaks ties so the choice does not follow the map's order.
+    judged.sort_unstable_by(|a, b| (a.1, a.0).cmp(&(b.1, b.0)));
+    let balanced = judged.iter().filter(|j| j.1 <= BALANCED).count();
+    judged.truncate(balanced.max(4));
+    let colour = game.to_move();
     let mut next: Vec<Point> = Vec::new();
     for (key, _) in judged {
         for s in Symmetry::ALL {
-            let turned: Vec<(u8, u8, u8)> = placed
-                .iter()
-                .map(|&(p, c)| {
-                    let q = s.apply(p, size);
-                    (q.col(), q.row(), c)
-                })
-                .collect();
+            let turned = turned(&placed, s, size);
             if !turned.iter().all(|t| key.contains(t)) {
                 continue;
             }

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use gomoku_core::engine::book::{book_positions, swap_openings};
 use gomoku_core::engine::{Engine, Level, Limits, Style};
-use gomoku_core::rules::{Action, Game, Opening, Phase, Preset, RuleSet};
+use gomoku_core::rules::{Action, Game, Opening, Phase, Point, Preset, RuleSet};
 
 const VARIANTS: [(Preset, Opening); 7] = [
     (Preset::Pente, Opening::Pro),
@@ -41,9 +41,9 @@ fn name(preset: Preset, opening: Opening) -> String {
     }
 }
 
-/// Searches one position and prints its book line; the chosen move. A swap opening (its
+/// Searches one position and prints its book line; the chosen stone. A swap opening (its
 /// colour choice due) is searched as it will be played, and its line has no move.
-fn search(game: &Game, nodes: u64, seed: u64) -> Result<Action, String> {
+fn search(game: &Game, nodes: u64, seed: u64) -> Result<Point, String> {
     let judged = matches!(game.phase(), Phase::Choosing { .. });
     let mut played = game.clone();
     if judged {
@@ -91,7 +91,7 @@ fn search(game: &Game, nodes: u64, seed: u64) -> Result<Action, String> {
         info.nodes,
         started.elapsed().as_secs_f64()
     );
-    Ok(action)
+    Ok(point)
 }
 
 fn variant_book(preset: Preset, opening: Opening, nodes: u64, seed: u64) -> Result<(), String> {
@@ -108,12 +108,9 @@ fn variant_book(preset: Preset, opening: Opening, nodes: u64, seed: u64) -> Resu
     let first = book_positions(&rules, None);
     let mut reply = None;
     for game in &first {
-        let action = search(game, nodes, seed)?;
+        let point = search(game, nodes, seed)?;
         if game.record().len() == 1 {
-            let Action::Place(p) = action else {
-                unreachable!("search returns stones only")
-            };
-            reply = Some(p);
+            reply = Some(point);
         }
     }
     let done = first.len();
