@@ -253,8 +253,8 @@ impl Engine {
             return Vec::new();
         }
         let max = self.style.vcf_depth.max(8);
-        for m in search.four_makers(me) {
-            let Some(p) = search.b.point(usize::from(m.cell)) else {
+        for m in search.vcf_moves(me) {
+            let Some(p) = search.b.point(usize::from(m)) else {
                 continue;
             };
             if search.b.apply(Action::Place(p)).is_err() {
@@ -305,7 +305,7 @@ impl Engine {
             return wins;
         }
         let max = self.style.vct_depth.max(8);
-        for m in search.threat_moves(me, usize::MAX) {
+        for m in search.vct_moves(me, usize::MAX) {
             let Some(p) = search.b.point(usize::from(m)) else {
                 continue;
             };

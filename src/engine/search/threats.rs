@@ -23,8 +23,8 @@ impl Search<'_> {
         if !self.win_cells(3 - attacker).is_empty() {
             return None;
         }
-        for m in self.four_makers(attacker) {
-            let p = self.b.point(usize::from(m.cell))?;
+        for m in self.vcf_moves(attacker) {
+            let p = self.b.point(usize::from(m))?;
             if self.b.apply(Action::Place(p)).is_err() {
                 continue;
             }
@@ -34,7 +34,7 @@ impl Search<'_> {
                 return None;
             }
             if won {
-                return Some(m.cell);
+                return Some(m);
             }
         }
         None
@@ -68,8 +68,8 @@ impl Search<'_> {
         if self.vcf_failed.get(&key).is_some_and(|&d| d >= depth) {
             return false;
         }
-        for m in self.four_makers(attacker) {
-            let Some(p) = self.b.point(usize::from(m.cell)) else {
+        for m in self.vcf_moves(attacker) {
+            let Some(p) = self.b.point(usize::from(m)) else {
                 continue;
             };
             if self.b.apply(Action::Place(p)).is_err() {
@@ -171,6 +171,95 @@ impl Search<'_> {
         fours.into_iter().chain(threes).map(|f| f.1).collect()
     }
 
+    /// The attacker's moves of the continuous-four search: the points that make a four, then
+    /// (capture games) the captures that threaten by what they take away and the stones that
+    /// threaten a capture reaching the goal.
+    pub(super) fn vcf_moves(&mut self, attacker: u8) -> Vec<u16> {
+        let mut moves: Vec<u16> = self.four_makers(attacker).iter().map(|m| m.cell).collect();
+        let (fours, _) = self.capture_threats(attacker, false, &moves);
+        moves.extend(fours);
+        moves
+    }
+
+    /// The attacker's moves of the VCT search: [`Search::threat_moves`], with (capture games)
+    /// the captures that leave a four first and those that leave an open three last.
+    pub(super) fn vct_moves(&mut self, attacker: u8, limit: usize) -> Vec<u16> {
+        let moves = self.threat_moves(attacker, limit);
+        let (fours, threes) = self.capture_threats(attacker, true, &moves);
+        if fours.is_empty() && threes.is_empty() {
+            return moves;
+        }
+        fours.into_iter().chain(moves).chain(threes).collect()
+    }
+
+    /// In capture games, the captures of `attacker` (other than `known` moves) that threaten
+    /// through the stones they take: afterwards the attacker has a winning point (a row whose
+    /// blocking stone was taken, or a capture win in reach) or, with `threes`, a point that
+    /// makes an open four; and, near the capture goal, the stones that threaten a capture
+    /// reaching it. A point's shapes are read with the captured stones still on the board and
+    /// know nothing of the goal, so [`Search::four_makers`] and [`Search::threat_moves`] cannot
+    /// see these: each is played to look. Returns (those that leave a win, those that leave a
+    /// three).
+    pub(super) fn capture_threats(
+        &mut self,
+        attacker: u8,
+        threes: bool,
+        known: &[u16],
+    ) -> (Vec<u16>, Vec<u16>) {
+        let (mut fours, mut open) = (Vec::new(), Vec::new());
+        if self.b.captures == crate::rules::Captures::None {
+            return (fours, open);
+        }
+        // A three already standing is no threat the capture makes.
+        let had_three = threes && self.b.threats_at_least(attacker, Threat::OpenFour) > 0;
+        for c in self.capture_cells(attacker) {
+            if known.contains(&c) {
+                continue;
+            }
+            let Some(p) = self.b.point(usize::from(c)) else {
+                continue;
+            };
+            if self.b.apply(Action::Place(p)).is_err() {
+                continue;
+            }
+            if !self.win_cells(attacker).is_empty() {
+                fours.push(c);
+            } else if threes
+                && !had_three
+                && self.b.threats_at_least(attacker, Threat::OpenFour) > 0
+            {
+                open.push(c);
+            }
+            self.b.undo();
+        }
+        // Near the capture goal, a stone that threatens to take enough stones is a four too.
+        let goal = u32::from(self.b.capture_win);
+        let have = u32::from(self.b.captured(attacker));
+        if goal > 0 && have < goal {
+            let ai = usize::from(attacker - 1);
+            let check = self.needs_check();
+            let reach: Vec<u16> = (self.b.frontier())
+                .filter(|&i| have + self.b.capture_attacks(i)[ai] >= goal)
+                .filter(|&i| self.legal_cell(i, check))
+                .map(|i| i as u16)
+                .filter(|c| !known.contains(c) && !fours.contains(c) && !open.contains(c))
+                .collect();
+            for c in reach {
+                let Some(p) = self.b.point(usize::from(c)) else {
+                    continue;
+                };
+                if self.b.apply(Action::Place(p)).is_err() {
+                    continue;
+                }
+                if !self.win_cells(attacker).is_empty() {
+                    fours.push(c);
+                }
+                self.b.undo();
+            }
+        }
+        (fours, open)
+    }
+
     /// A first move of a win by threats (fours and open threes, VCT) for `attacker` to move,
     /// within `depth` attacker moves.
     pub(super) fn vct_root(&mut self, attacker: u8, depth: i32) -> Option<u16> {
@@ -178,7 +267,7 @@ impl Search<'_> {
             return None;
         }
         for d in (2..=depth).step_by(2) {
-            for m in self.threat_moves(attacker, VCT_WIDTH) {
+            for m in self.vct_moves(attacker, VCT_WIDTH) {
                 let p = self.b.point(usize::from(m))?;
                 if self.b.apply(Action::Place(p)).is_err() {
                     continue;
@@ -243,7 +332,7 @@ impl Search<'_> {
             }
         } else {
             let mut won = false;
-            for m in self.threat_moves(attacker, VCT_WIDTH) {
+            for m in self.vct_moves(attacker, VCT_WIDTH) {
                 let Some(p) = self.b.point(usize::from(m)) else {
                     continue;
                 };
@@ -314,3 +403,6 @@ impl Search<'_> {
         true
     }
 }
+
+#[cfg(test)]
+mod tests;

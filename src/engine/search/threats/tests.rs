@@ -1,0 +1,83 @@
+//! The threat searches' moves in capture games: threats made by what a capture takes away or
+//! by a capture that would reach the goal, which a point's shapes cannot show.
+
+use std::time::Duration;
+
+use super::super::{Engine, Limits};
+use crate::engine::Level;
+use crate::rules::{Action, Game, Point, RuleSet};
+
+fn game(spec: &str, moves: &str) -> Game {
+    let mut g = Game::new(RuleSet::from_spec(spec).expect("spec"));
+    for m in moves.split_whitespace() {
+        g.apply_token(m).expect("legal move");
+    }
+    g
+}
+
+fn place(name: &str) -> Action {
+    Action::Place(Point::parse(name, 19).expect("point"))
+}
+
+fn limits() -> Limits {
+    Limits {
+        time: Duration::from_secs(60),
+        nodes: 2_000_000,
+    }
+}
+
+/// Keryo, from a game level 5 lost to pente.org's engine (seed 161, game 0), white to move at
+/// ply 15: white's N5-Q5 is shut by black's M5 and R5, and S6 takes R5 with Q4, which leaves
+/// a four (R5) and a winning run of fours and threes. No empty point's shapes show a four for
+/// white, so before the threat searches played captures to look they found nothing here.
+const KERYO_15: &str = "K10 N7 M6 N5 P7 P5 N6 O5 M5 Q5 R5 M8 Q4 P3 O4";
+
+#[test]
+fn a_capture_that_opens_a_four_is_a_threat() {
+    let g = game("keryo", KERYO_15);
+    let mut e = Engine::seeded(Level::MAX, 1);
+    assert_eq!(e.threat_win(&g, limits()), Some(place("S6")));
+    // S6 makes no four of its own: it is the capture that threatens.
+    let mut after = g.clone();
+    after.apply(place("S6")).expect("legal");
+    assert_eq!(
+        after.captured()[1],
+        g.captured()[1] + 2,
+        "S6 takes R5 and Q4"
+    );
+    // Black, to move before S6 (one ply earlier), is shown the danger: level 6's choice there
+    // is not the move that lost the game (O4), after which S6 wins.
+    let before = game("keryo", "K10 N7 M6 N5 P7 P5 N6 O5 M5 Q5 R5 M8 Q4 P3");
+    let mut e = Engine::seeded(Level::MAX, 1);
+    let a = e.choose_with(&before, limits()).expect("a move");
+    let mut line = before.clone();
+    line.apply(a).expect("legal");
+    let mut judge = Engine::seeded(Level::MAX, 1);
+    assert_eq!(
+        judge.threat_win(&line, limits()),
+        None,
+        "after {a} white still wins by threats"
+    );
+}
+
+/// Pente with a goal of 4 stones: black has taken 2, and E5 threatens both white pairs (F5 G5
+/// at H5, E6 E7 at E8); white can stop one, so E5 wins. Neither capture point nor E5 makes a
+/// four: only a stone that threatens a capture reaching the goal is a continuous-four move.
+#[test]
+fn a_double_capture_threat_near_the_goal_is_a_continuous_four_win() {
+    let g = game(
+        "pente capture_win=4",
+        "K10 L10 A1 M10 N10 F5 S19 G5 S1 E6 A19 E7",
+    );
+    assert_eq!(g.captured()[0], 2);
+    let mut e = Engine::seeded(Level::MAX, 1);
+    let wins = e.vcf_wins(&g, limits());
+    assert_eq!(wins.first(), Some(&place("E5")), "{wins:?}");
+    // One capture threat alone is no win: with a goal of 6 the same stone wins nothing.
+    let far = game(
+        "pente capture_win=6",
+        "K10 L10 A1 M10 N10 F5 S19 G5 S1 E6 A19 E7",
+    );
+    let mut e = Engine::seeded(Level::MAX, 1);
+    assert!(e.vcf_wins(&far, limits()).is_empty());
+}
