@@ -700,6 +700,73 @@ impl Board {
         n
     }
 
+    /// Whether a stone of `colour` at the empty cell `i`, with the stones it takes gone, frees
+    /// a line: some window of five points through a taken stone then holds at least `need`
+    /// stones of `colour` (the one at `i` counted) and none of the other colour. Only such a
+    /// capture can leave a row or a three that the shapes of `i` (read with the taken stones
+    /// still down) do not show, so the threat search plays a capture to look only then.
+    pub(crate) fn capture_frees_line(&self, i: usize, colour: u8, need: usize) -> bool {
+        if self.captures == Captures::None {
+            return false;
+        }
+        let other = 3 - colour;
+        let triples = self.captures == Captures::PairsAndTriples;
+        let mut taken = Vec::with_capacity(6);
+        for &d in &DIRS {
+            // As in `captures_at`: each cell is read only after the one before it proved to
+            // be a stone, so every index stays within the board or its border.
+            let a = step(i, d);
+            if self.cells[a] != other {
+                continue;
+            }
+            let b = step(a, d);
+            if self.cells[b] != other {
+                continue;
+            }
+            let e = step(b, d);
+            if self.cells[e] == colour {
+                taken.extend([a, b]);
+            } else if triples && self.cells[e] == other && self.cells[step(e, d)] == colour {
+                taken.extend([a, b, e]);
+            }
+        }
+        let at = |x: usize| {
+            if x == i {
+                colour
+            } else if taken.contains(&x) {
+                EMPTY
+            } else {
+                self.cells[x]
+            }
+        };
+        for &c in &taken {
+            for &ax in &AXES {
+                // The nine points centred on `c` along the axis; the walk stops at the wall.
+                let mut line = [WALL; 9];
+                line[4] = EMPTY;
+                for dir in [-1isize, 1] {
+                    let mut x = c;
+                    for k in 1..=4isize {
+                        x = step(x, ax * dir);
+                        let v = at(x);
+                        if v == WALL {
+                            break;
+                        }
+                        line[(4 + dir * k) as usize] = v;
+                    }
+                }
+                let frees = line.windows(5).any(|w| {
+                    !w.iter().any(|&v| v == WALL || v == other)
+                        && w.iter().filter(|&&v| v == colour).count() >= need
+                });
+                if frees {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// The empty points where `colour` captures now, in increasing cell order, with the
     /// stones each takes: the empty ends of the runs it threatens (what
     /// `Board::captures_at` finds point by point, without looking at every point).

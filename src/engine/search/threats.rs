@@ -212,8 +212,22 @@ impl Search<'_> {
         }
         // A three already standing is no threat the capture makes.
         let had_three = threes && self.b.threats_at_least(attacker, Threat::OpenFour) > 0;
-        for c in self.capture_cells(attacker) {
-            if known.contains(&c) {
+        let need = if threes && !had_three { 3 } else { 4 };
+        let goal = u32::from(self.b.capture_win);
+        let have = u32::from(self.b.captured(attacker));
+        let run = if self.b.captures == crate::rules::Captures::PairsAndTriples {
+            3
+        } else {
+            2
+        };
+        for (c, n) in self.b.capture_moves(attacker) {
+            // Playing a capture to look costs far more than reading the lines around it:
+            // only a capture that frees a line, or brings the goal within two more runs (what
+            // one stone may take beside it), is tried.
+            let near_goal = goal > 0 && have + n + 2 * run >= goal;
+            if known.contains(&c)
+                || !(near_goal || self.b.capture_frees_line(usize::from(c), attacker, need))
+            {
                 continue;
             }
             let Some(p) = self.b.point(usize::from(c)) else {
@@ -233,8 +247,6 @@ impl Search<'_> {
             self.b.undo();
         }
         // Near the capture goal, a stone that threatens to take enough stones is a four too.
-        let goal = u32::from(self.b.capture_win);
-        let have = u32::from(self.b.captured(attacker));
         if goal > 0 && have < goal {
             let ai = usize::from(attacker - 1);
             let check = self.needs_check();

@@ -22,7 +22,7 @@ fn place(name: &str) -> Action {
 fn limits() -> Limits {
     Limits {
         time: Duration::from_secs(60),
-        nodes: 2_000_000,
+        nodes: 300_000,
     }
 }
 
@@ -80,4 +80,26 @@ fn a_double_capture_threat_near_the_goal_is_a_continuous_four_win() {
     );
     let mut e = Engine::seeded(Level::MAX, 1);
     assert!(e.vcf_wins(&far, limits()).is_empty());
+}
+
+/// The cheap look that decides which captures are played to look: a capture frees a line when
+/// a window of five through a taken stone then holds enough of the taker's stones.
+#[test]
+fn a_capture_frees_a_line_only_where_the_taker_has_stones_on_it() {
+    use crate::engine::board::{Board, cell_of};
+    let at = |name: &str| cell_of(Point::parse(name, 19).expect("point"));
+    // White's S6 takes R5 and Q4: R5 opens N5-Q5 (four white stones in N5-R5).
+    let b = Board::new(&game("keryo", KERYO_15));
+    assert!(b.capture_frees_line(at("S6"), 2, 4));
+    // Black's N10 takes L10 M10 beside K10: two black stones on row 10, no more.
+    let b = Board::new(&game("pente", "K10 L10 A1 M10"));
+    assert!(!b.capture_frees_line(at("N10"), 1, 4));
+    assert!(!b.capture_frees_line(at("N10"), 1, 3));
+    assert!(b.capture_frees_line(at("N10"), 1, 2));
+    // No capture at all frees nothing.
+    assert!(!b.capture_frees_line(at("O10"), 1, 1));
+    // Without captures nothing is ever taken.
+    let b = Board::new(&game("gomoku", "H8 J8"));
+    let at15 = |name: &str| cell_of(Point::parse(name, 15).expect("point"));
+    assert!(!b.capture_frees_line(at15("K8"), 1, 1));
 }
