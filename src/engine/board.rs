@@ -551,12 +551,18 @@ impl Board {
     /// looked up point by point: the tests' reference for `captures_both` and `capture_moves`.
     #[cfg(test)]
     pub(crate) fn captures_at(&self, i: usize, colour: u8) -> u32 {
+        self.taken_by(i, colour).len() as u32
+    }
+
+    /// The cells of the stones a stone of `colour` at the empty cell `i` would take, looked up
+    /// direction by direction (pairs, or triples too).
+    fn taken_by(&self, i: usize, colour: u8) -> Vec<usize> {
+        let mut taken = Vec::new();
         if self.captures == Captures::None {
-            return 0;
+            return taken;
         }
         let other = 3 - colour;
         let triples = self.captures == Captures::PairsAndTriples;
-        let mut n = 0;
         for &d in &DIRS {
             // Each cell is read only after the one before it proved to be a stone, so every
             // index stays within the board or its one-cell border.
@@ -570,12 +576,12 @@ impl Board {
             }
             let e = step(b, d);
             if self.cells[e] == colour {
-                n += 2;
+                taken.extend([a, b]);
             } else if triples && self.cells[e] == other && self.cells[step(e, d)] == colour {
-                n += 3;
+                taken.extend([a, b, e]);
             }
         }
-        n
+        taken
     }
 
     /// `Board::captures_at` for both colours at once (index 0 for colour 1): one look at the
@@ -706,30 +712,8 @@ impl Board {
     /// capture can leave a row or a three that the shapes of `i` (read with the taken stones
     /// still down) do not show, so the threat search plays a capture to look only then.
     pub(crate) fn capture_frees_line(&self, i: usize, colour: u8, need: usize) -> bool {
-        if self.captures == Captures::None {
-            return false;
-        }
         let other = 3 - colour;
-        let triples = self.captures == Captures::PairsAndTriples;
-        let mut taken = Vec::with_capacity(6);
-        for &d in &DIRS {
-            // As in `captures_at`: each cell is read only after the one before it proved to
-            // be a stone, so every index stays within the board or its border.
-            let a = step(i, d);
-            if self.cells[a] != other {
-                continue;
-            }
-            let b = step(a, d);
-            if self.cells[b] != other {
-                continue;
-            }
-            let e = step(b, d);
-            if self.cells[e] == colour {
-                taken.extend([a, b]);
-            } else if triples && self.cells[e] == other && self.cells[step(e, d)] == colour {
-                taken.extend([a, b, e]);
-            }
-        }
+        let taken = self.taken_by(i, colour);
         let at = |x: usize| {
             if x == i {
                 colour

@@ -7,6 +7,13 @@
 //! capture games every capture. A point the rules refuse (Renju's forbidden points) is no
 //! answer. Black's threes in Renju are taken at face value even when the point that would make
 //! them open fours is forbidden, so a VCT for black can be optimistic there; VCF is exact.
+//!
+//! In capture games the attacker's threats include what a point's shapes cannot show, since
+//! they are read with the stones still down: a capture that leaves a four (its taken stone
+//! blocked a row) or an open three, and near the capture goal a stone that threatens a capture
+//! reaching it. Games against pente.org's engine were lost to such lines, invisible to the
+//! threat search until the last moves. A defender's answer that only threatens a capture of the
+//! three's stones is not among the answers, so a VCT there can be optimistic too.
 
 use super::movegen::makes_a_four;
 use super::*;
@@ -230,21 +237,11 @@ impl Search<'_> {
             {
                 continue;
             }
-            let Some(p) = self.b.point(usize::from(c)) else {
-                continue;
-            };
-            if self.b.apply(Action::Place(p)).is_err() {
-                continue;
+            match self.threat_after(c, attacker, threes && !had_three) {
+                Some(true) => fours.push(c),
+                Some(false) => open.push(c),
+                None => {}
             }
-            if !self.win_cells(attacker).is_empty() {
-                fours.push(c);
-            } else if threes
-                && !had_three
-                && self.b.threats_at_least(attacker, Threat::OpenFour) > 0
-            {
-                open.push(c);
-            }
-            self.b.undo();
         }
         // Near the capture goal, a stone that threatens to take enough stones is a four too.
         if goal > 0 && have < goal {
@@ -257,19 +254,29 @@ impl Search<'_> {
                 .filter(|c| !known.contains(c) && !fours.contains(c) && !open.contains(c))
                 .collect();
             for c in reach {
-                let Some(p) = self.b.point(usize::from(c)) else {
-                    continue;
-                };
-                if self.b.apply(Action::Place(p)).is_err() {
-                    continue;
-                }
-                if !self.win_cells(attacker).is_empty() {
+                if self.threat_after(c, attacker, false) == Some(true) {
                     fours.push(c);
                 }
-                self.b.undo();
             }
         }
         (fours, open)
+    }
+
+    /// Plays `c` for `attacker` to look: `Some(true)` when the attacker then has a winning
+    /// point, `Some(false)` when (asked with `three`) a point that makes an open four, `None`
+    /// when neither (or the move is refused).
+    fn threat_after(&mut self, c: u16, attacker: u8, three: bool) -> Option<bool> {
+        let p = self.b.point(usize::from(c))?;
+        self.b.apply(Action::Place(p)).ok()?;
+        let found = if !self.win_cells(attacker).is_empty() {
+            Some(true)
+        } else if three && self.b.threats_at_least(attacker, Threat::OpenFour) > 0 {
+            Some(false)
+        } else {
+            None
+        };
+        self.b.undo();
+        found
     }
 
     /// A first move of a win by threats (fours and open threes, VCT) for `attacker` to move,
