@@ -788,6 +788,30 @@ impl Board {
         });
     }
 
+    /// The empty ends of the takeable runs (pairs, or triples where triples are taken) through
+    /// the stone at `i` that have both ends empty, in axis order: a stone of the other colour
+    /// on either end threatens to take the run, `i` with it. Empty in games without captures.
+    pub(crate) fn open_run_ends(&self, i: usize) -> Vec<usize> {
+        let mut ends = Vec::new();
+        let o = self.cells[i];
+        if self.captures == Captures::None || !(o == 1 || o == 2) {
+            return ends;
+        }
+        let triples = self.captures == Captures::PairsAndTriples;
+        for &d in &AXES {
+            let (back, ahead) = (self.run(i, -d, o), self.run(i, d, o));
+            let len = 1 + back + ahead;
+            if len == 2 || (triples && len == 3) {
+                let before = step(i, -d * (back as isize + 1));
+                let after = step(i, d * (ahead as isize + 1));
+                if self.cells[before] == EMPTY && self.cells[after] == EMPTY {
+                    ends.extend([before, after]);
+                }
+            }
+        }
+        ends
+    }
+
     /// Calls `f(colour, length, cell before, cell after)` for every maximal run that could
     /// be taken by its length alone (two stones, or three where triples are taken), whatever
     /// stands at its ends; nothing in games without captures.

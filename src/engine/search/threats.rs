@@ -12,12 +12,14 @@
 //! they are read with the stones still down: a capture that leaves a four (its taken stone
 //! blocked a row) or an open three, and near the capture goal a stone that threatens a capture
 //! reaching it. Games against pente.org's engine were lost to such lines, invisible to the
-//! threat search until the last moves. A defender's answer that only threatens a capture of the
-//! three's stones is not among the answers, so a VCT there can be optimistic too.
+//! threat search until the last moves. The defender's answers to a three there also include
+//! the moves that threaten to take a stone of the four the three would make: taking it would
+//! break the four.
 
 use super::movegen::makes_a_four;
 use super::*;
-use crate::engine::patterns::Threat;
+use crate::engine::board::{AXES, WALL, step};
+use crate::engine::patterns::{FOUR, Threat};
 
 /// Threes tried at each attacker node of the VCT search (fours are all tried).
 const VCT_WIDTH: usize = 8;
@@ -372,9 +374,49 @@ impl Search<'_> {
         won && !self.stopped
     }
 
+    /// In capture games, after an open three: the defender's moves (other than `known`, the
+    /// answers found so far, among them every point where the attacker makes a four) that
+    /// threaten to take a stone of the attacker's lying on such a four's line within four
+    /// points of its point. Should the attacker go on to the four, taking that stone breaks it
+    /// (and the capture counts), so such a move answers a three as a block does.
+    fn capture_threat_answers(&self, attacker: u8, known: &[u16]) -> Vec<u16> {
+        let b = &self.b;
+        let mut answers: Vec<u16> = Vec::new();
+        if b.captures == crate::rules::Captures::None {
+            return answers;
+        }
+        for &f in known {
+            let f = usize::from(f);
+            let shapes = b.shapes_at(f, attacker);
+            for (&ax, _) in AXES.iter().zip(shapes).filter(|(_, s)| *s >= FOUR) {
+                for d in [-ax, ax] {
+                    // The walk stops at the wall, so it never leaves the board's border.
+                    let mut s = f;
+                    for _ in 0..4 {
+                        s = step(s, d);
+                        match b.cells[s] {
+                            WALL => break,
+                            c if c == attacker => {
+                                for e in b.open_run_ends(s) {
+                                    let e = e as u16;
+                                    if !known.contains(&e) && !answers.contains(&e) {
+                                        answers.push(e);
+                                    }
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        answers
+    }
+
     /// Defender to move after an attacker's threat: whether every answer still loses. The
     /// answers: the attacker's winning points after a four; after a three, every point where
-    /// the attacker would make a four (the blocks), the defender's own fours; captures always.
+    /// the attacker would make a four (the blocks), the defender's own fours and, in capture
+    /// games, the moves that threaten to take a stone of the four to come; captures always.
     pub(super) fn vct_defend(&mut self, attacker: u8, depth: i32) -> bool {
         if self.tick() {
             return false;
@@ -388,9 +430,11 @@ impl Search<'_> {
         }
         let pending = self.b.game.threatened_line().is_some();
         let fives = self.win_cells(attacker);
+        let mut three = false;
         let mut replies: Vec<u16> = if !fives.is_empty() || pending {
             fives
         } else if self.b.threats_at_least(attacker, Threat::OpenFour) > 0 {
+            three = true;
             let b = &self.b;
             b.frontier()
                 .filter(|&i| makes_a_four(b, i, attacker) || makes_a_four(b, i, defender))
@@ -404,6 +448,10 @@ impl Search<'_> {
             if !replies.contains(&c) {
                 replies.push(c);
             }
+        }
+        if three {
+            let answers = self.capture_threat_answers(attacker, &replies);
+            replies.extend(answers);
         }
         for r in replies {
             let Some(p) = self.b.point(usize::from(r)) else {

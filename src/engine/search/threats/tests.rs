@@ -103,3 +103,48 @@ fn a_capture_frees_a_line_only_where_the_taker_has_stones_on_it() {
     let at15 = |name: &str| cell_of(Point::parse(name, 15).expect("point"));
     assert!(!b.capture_frees_line(at15("K8"), 1, 1));
 }
+
+/// Pente, white to move after black's open three K10 L10 M10. K10 and K11 are a black pair
+/// (K9 and K12 empty), so are K11 and L10 (J12 and M9 empty): a white stone on any of those
+/// four points threatens to take a stone of the four the three would make, and answers the
+/// three as a block does. The pair C3 C4 is far from the three: its ends answer nothing.
+#[test]
+fn a_threat_to_take_a_stone_of_the_four_answers_a_three() {
+    let g = game("pente", "K10 A1 C3 A19 C4 T1 L10 T19 K11 S2 M10");
+    let mut tt = crate::engine::tt::Table::new(10);
+    let style = Engine::seeded(Level::MAX, 1).style;
+    let s = super::super::Search::threats(&mut tt, style, &g, limits(), std::time::Instant::now())
+        .expect("a position in play");
+    let blocks: Vec<u16> = (s.b.frontier())
+        .filter(|&i| super::makes_a_four(&s.b, i, 1))
+        .map(|i| i as u16)
+        .collect();
+    let name = |c: &u16| s.b.point(usize::from(*c)).expect("on board").to_string();
+    let mut block_names: Vec<String> = blocks.iter().map(name).collect();
+    block_names.sort();
+    assert_eq!(block_names, ["H10", "J10", "N10", "O10"]);
+    let mut answers: Vec<String> = s
+        .capture_threat_answers(1, &blocks)
+        .iter()
+        .map(name)
+        .collect();
+    answers.sort();
+    assert_eq!(answers, ["J12", "K12", "K9", "M9"]);
+    // Known answers are not repeated, and Gomoku has no such answers.
+    let k9 = blocks
+        .iter()
+        .copied()
+        .chain(s.capture_threat_answers(1, &blocks))
+        .collect::<Vec<_>>();
+    assert!(s.capture_threat_answers(1, &k9).is_empty());
+    let free = game("gomoku size=19", "K10 A1 C3 A19 C4 T1 L10 T19 K11 S2 M10");
+    let s =
+        super::super::Search::threats(&mut tt, style, &free, limits(), std::time::Instant::now())
+            .expect("a position in play");
+    let blocks: Vec<u16> = (s.b.frontier())
+        .filter(|&i| super::makes_a_four(&s.b, i, 1))
+        .map(|i| i as u16)
+        .collect();
+    assert_eq!(blocks.len(), 4);
+    assert!(s.capture_threat_answers(1, &blocks).is_empty());
+}
