@@ -674,10 +674,14 @@ mod tests {
             ("cap_attack", "101"),
             ("cap_weight", "-1"),
             ("open_pair", "x"),
+            ("cap_answers", "maybe"),
         ] {
             assert!(style.set(k, v).is_err(), "{k}={v}");
         }
         assert_eq!(style.cap_attack, 0);
+        assert!(style.cap_answers, "on by default");
+        style.set("cap_answers", "off").expect("a switch");
+        assert!(!style.cap_answers);
     }
 
     #[test]

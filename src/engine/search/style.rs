@@ -70,9 +70,21 @@ pub struct Style {
     /// Capture games: evaluation points per takeable run with both ends open (the
     /// opponent's count less the mover's).
     pub open_pair: i32,
+    /// Capture games: whether the VCT search's defender also answers a three with the moves
+    /// that threaten to take a stone of the four to come (`src/engine/search/threats.rs`).
+    pub cap_answers: bool,
     /// Whether the opening book (`src/engine/book.txt`) answers the positions it covers,
     /// without a search.
     pub book: bool,
+}
+
+/// `value` as a switch: `on`/`true` or `off`/`false`.
+fn on_off(value: &str) -> Option<bool> {
+    match value {
+        "on" | "true" => Some(true),
+        "off" | "false" => Some(false),
+        _ => None,
+    }
 }
 
 /// `value` as a number within `lo..=hi`.
@@ -110,13 +122,8 @@ impl Style {
             "cap_attack" => self.cap_attack = bounded(value, 0, 100).ok_or_else(bad)?,
             "cap_weight" => self.cap_weight = bounded(value, 0, 1000).ok_or_else(bad)?,
             "open_pair" => self.open_pair = bounded(value, -1000, 1000).ok_or_else(bad)?,
-            "book" => {
-                self.book = match value {
-                    "on" | "true" => true,
-                    "off" | "false" => false,
-                    _ => return Err(bad()),
-                }
-            }
+            "cap_answers" => self.cap_answers = on_off(value).ok_or_else(bad)?,
+            "book" => self.book = on_off(value).ok_or_else(bad)?,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -200,6 +207,7 @@ impl Style {
         cap_attack: 0,
         cap_weight: 100,
         open_pair: 0,
+        cap_answers: true,
         book: true,
     };
 }

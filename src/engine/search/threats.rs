@@ -449,7 +449,7 @@ impl Search<'_> {
                 replies.push(c);
             }
         }
-        if three {
+        if three && self.style.cap_answers {
             let answers = self.capture_threat_answers(attacker, &replies);
             replies.extend(answers);
         }
