@@ -131,12 +131,12 @@ fn a_threat_to_take_a_stone_of_the_four_answers_a_three() {
     answers.sort();
     assert_eq!(answers, ["J12", "K12", "K9", "M9"]);
     // Known answers are not repeated, and Gomoku has no such answers.
-    let k9 = blocks
+    let all = blocks
         .iter()
         .copied()
         .chain(s.capture_threat_answers(1, &blocks))
         .collect::<Vec<_>>();
-    assert!(s.capture_threat_answers(1, &k9).is_empty());
+    assert!(s.capture_threat_answers(1, &all).is_empty());
     let free = game("gomoku size=19", "K10 A1 C3 A19 C4 T1 L10 T19 K11 S2 M10");
     let s =
         super::super::Search::threats(&mut tt, style, &free, limits(), std::time::Instant::now())
