@@ -551,13 +551,14 @@ impl Board {
     /// looked up point by point: the tests' reference for `captures_both` and `capture_moves`.
     #[cfg(test)]
     pub(crate) fn captures_at(&self, i: usize, colour: u8) -> u32 {
-        self.taken_by(i, colour).len() as u32
+        self.taken_by(i, colour).cells().len() as u32
     }
 
     /// The cells of the stones a stone of `colour` at the empty cell `i` would take, looked up
-    /// direction by direction (pairs, or triples too).
-    fn taken_by(&self, i: usize, colour: u8) -> Vec<usize> {
-        let mut taken = Vec::new();
+    /// direction by direction (pairs, or triples too). Kept on the stack: the threat search
+    /// asks this of captures it considers, and at most three stones go in each direction.
+    fn taken_by(&self, i: usize, colour: u8) -> Taken {
+        let mut taken = Taken::default();
         if self.captures == Captures::None {
             return taken;
         }
@@ -576,9 +577,9 @@ impl Board {
             }
             let e = step(b, d);
             if self.cells[e] == colour {
-                taken.extend([a, b]);
+                taken.push(&[a, b]);
             } else if triples && self.cells[e] == other && self.cells[step(e, d)] == colour {
-                taken.extend([a, b, e]);
+                taken.push(&[a, b, e]);
             }
         }
         taken
@@ -714,6 +715,7 @@ impl Board {
     pub(crate) fn capture_frees_line(&self, i: usize, colour: u8, need: usize) -> bool {
         let other = 3 - colour;
         let taken = self.taken_by(i, colour);
+        let taken = taken.cells();
         let at = |x: usize| {
             if x == i {
                 colour
@@ -723,7 +725,7 @@ impl Board {
                 self.cells[x]
             }
         };
-        for &c in &taken {
+        for &c in taken {
             for &ax in &AXES {
                 // The nine points centred on `c` along the axis; the walk stops at the wall.
                 let mut line = [WALL; 9];
@@ -788,28 +790,37 @@ impl Board {
         });
     }
 
-    /// The empty ends of the takeable runs (pairs, or triples where triples are taken) through
-    /// the stone at `i` that have both ends empty, in axis order: a stone of the other colour
-    /// on either end threatens to take the run, `i` with it. Empty in games without captures.
-    pub(crate) fn open_run_ends(&self, i: usize) -> Vec<usize> {
-        let mut ends = Vec::new();
+    /// Calls `f` with each empty end of the takeable runs (pairs, or triples where triples are
+    /// taken) through the stone at `i` that have both ends empty, in axis order: a stone of the
+    /// other colour on either end threatens to take the run, `i` with it. Nothing in games
+    /// without captures. A callback rather than a list: the threat search calls this for every
+    /// attacker stone near a four, and a list would be an allocation each time.
+    pub(crate) fn open_run_ends(&self, i: usize, mut f: impl FnMut(usize)) {
         let o = self.cells[i];
-        if self.captures == Captures::None || !(o == 1 || o == 2) {
-            return ends;
+        if !(o == 1 || o == 2) {
+            return;
         }
-        let triples = self.captures == Captures::PairsAndTriples;
         for &d in &AXES {
             let (back, ahead) = (self.run(i, -d, o), self.run(i, d, o));
-            let len = 1 + back + ahead;
-            if len == 2 || (triples && len == 3) {
+            if self.takeable_len(1 + back + ahead) {
                 let before = step(i, -d * (back as isize + 1));
                 let after = step(i, d * (ahead as isize + 1));
                 if self.cells[before] == EMPTY && self.cells[after] == EMPTY {
-                    ends.extend([before, after]);
+                    f(before);
+                    f(after);
                 }
             }
         }
-        ends
+    }
+
+    /// Whether a maximal run of `len` stones can be taken by its length alone: two stones, or
+    /// three where triples are taken; never in games without captures.
+    fn takeable_len(&self, len: usize) -> bool {
+        match self.captures {
+            Captures::None => false,
+            Captures::PairsAndTriples => len == 2 || len == 3,
+            Captures::Pairs => len == 2,
+        }
     }
 
     /// Calls `f(colour, length, cell before, cell after)` for every maximal run that could
@@ -819,7 +830,6 @@ impl Board {
         if self.captures == Captures::None {
             return;
         }
-        let triples = self.captures == Captures::PairsAndTriples;
         for i in self.stone_cells() {
             let o = self.cells[i];
             for &d in &AXES {
@@ -827,11 +837,29 @@ impl Board {
                     continue; // not the start of its run
                 }
                 let len = 1 + self.run(i, d, o);
-                if len == 2 || (triples && len == 3) {
+                if self.takeable_len(len) {
                     f(o, len, step(i, -d), step(i, d * len as isize));
                 }
             }
         }
+    }
+}
+
+/// The stones one move takes: at most three in each of the eight directions.
+#[derive(Default)]
+struct Taken {
+    cells: [usize; 24],
+    len: usize,
+}
+
+impl Taken {
+    fn push(&mut self, run: &[usize]) {
+        self.cells[self.len..self.len + run.len()].copy_from_slice(run);
+        self.len += run.len();
+    }
+
+    fn cells(&self) -> &[usize] {
+        &self.cells[..self.len]
     }
 }
 

@@ -385,6 +385,8 @@ impl Search<'_> {
         if b.captures == crate::rules::Captures::None {
             return answers;
         }
+        // A stone on the lines of several four points is looked at once: its runs are the same.
+        let mut seen: Vec<usize> = Vec::new();
         for &f in known {
             let f = usize::from(f);
             let shapes = b.shapes_at(f, attacker);
@@ -396,13 +398,14 @@ impl Search<'_> {
                         s = step(s, d);
                         match b.cells[s] {
                             WALL => break,
-                            c if c == attacker => {
-                                for e in b.open_run_ends(s) {
+                            c if c == attacker && !seen.contains(&s) => {
+                                seen.push(s);
+                                b.open_run_ends(s, |e| {
                                     let e = e as u16;
                                     if !known.contains(&e) && !answers.contains(&e) {
                                         answers.push(e);
                                     }
-                                }
+                                });
                             }
                             _ => {}
                         }
