@@ -559,30 +559,42 @@ impl Board {
     /// asks this of captures it considers, and at most three stones go in each direction.
     fn taken_by(&self, i: usize, colour: u8) -> Taken {
         let mut taken = Taken::default();
+        self.runs_from(i, |owner, run, beyond| {
+            if owner != colour && beyond == colour {
+                taken.push(run);
+            }
+        });
+        taken
+    }
+
+    /// Calls `f(owner, run, beyond)` for every takeable run (a pair, or a triple where
+    /// triples are taken) that starts next to the empty cell `i`: the colour of its stones,
+    /// their cells, and what lies just beyond it (a stone of the other colour there closes
+    /// it, an empty point leaves it threatened). Nothing in games without captures.
+    fn runs_from(&self, i: usize, mut f: impl FnMut(u8, &[usize], u8)) {
         if self.captures == Captures::None {
-            return taken;
+            return;
         }
-        let other = 3 - colour;
         let triples = self.captures == Captures::PairsAndTriples;
         for &d in &DIRS {
             // Each cell is read only after the one before it proved to be a stone, so every
             // index stays within the board or its one-cell border.
             let a = step(i, d);
-            if self.cells[a] != other {
+            let owner = self.cells[a];
+            if owner != 1 && owner != 2 {
                 continue;
             }
             let b = step(a, d);
-            if self.cells[b] != other {
+            if self.cells[b] != owner {
                 continue;
             }
             let e = step(b, d);
-            if self.cells[e] == colour {
-                taken.push(&[a, b]);
-            } else if triples && self.cells[e] == other && self.cells[step(e, d)] == colour {
-                taken.push(&[a, b, e]);
+            if self.cells[e] != owner {
+                f(owner, &[a, b], self.cells[e]);
+            } else if triples {
+                f(owner, &[a, b, e], self.cells[step(e, d)]);
             }
         }
-        taken
     }
 
     /// `Board::captures_at` for both colours at once (index 0 for colour 1): one look at the
@@ -605,31 +617,12 @@ impl Board {
     /// (a stone at `i` threatens them).
     fn runs_next_to(&self, i: usize, closed: bool) -> [u32; 2] {
         let mut n = [0u32; 2];
-        if self.captures == Captures::None {
-            return n;
-        }
-        let triples = self.captures == Captures::PairsAndTriples;
-        for &d in &DIRS {
-            // As in `captures_at`: each cell is read only after the one before it proved to
-            // be a stone, so every index stays within the board or its one-cell border.
-            let a = step(i, d);
-            let other = self.cells[a];
-            if other != 1 && other != 2 {
-                continue;
+        self.runs_from(i, |owner, run, beyond| {
+            let taker = 3 - owner;
+            if beyond == if closed { taker } else { EMPTY } {
+                n[usize::from(taker - 1)] += run.len() as u32;
             }
-            let b = step(a, d);
-            if self.cells[b] != other {
-                continue;
-            }
-            let taker = 3 - other;
-            let end = if closed { taker } else { EMPTY };
-            let e = step(b, d);
-            if self.cells[e] == end {
-                n[usize::from(taker - 1)] += 2;
-            } else if triples && self.cells[e] == other && self.cells[step(e, d)] == end {
-                n[usize::from(taker - 1)] += 3;
-            }
-        }
+        });
         n
     }
 

@@ -33,6 +33,9 @@ impl Search<'_> {
             }
         }
         if depth <= 0 && self.quiet(me) {
+            if self.style.qfours > 0 {
+                return self.quiesce(me, alpha, beta, ply, ext);
+            }
             return self.evaluate(me, &Tactics::default(), ply);
         }
         let (cands, tac) = self.generate_unsorted(me);

@@ -17,6 +17,7 @@ mod alphabeta;
 mod eval;
 mod movegen;
 mod opening;
+mod quiesce;
 mod reduce;
 mod style;
 mod threats;
@@ -170,6 +171,7 @@ impl Engine {
             stopped: false,
             vcf_failed: HashMap::new(),
             history: reduce::History::new(),
+            qfours_used: 0,
         };
         let (action, score, depth, source) = match game.phase() {
             Phase::Playing => match self.style.book.then(|| super::book::lookup(game)).flatten() {
@@ -389,6 +391,8 @@ struct Search<'a> {
     vcf_failed: HashMap<u64, i32>,
     /// Cut-offs by quiet moves in this decision, for the move ordering (`Style::history`).
     history: reduce::History,
+    /// Fours of the leaf quiescence on the line being searched (`Style::qfours`).
+    qfours_used: i32,
 }
 
 impl<'a> Search<'a> {
@@ -415,6 +419,7 @@ impl<'a> Search<'a> {
             stopped: false,
             vcf_failed: HashMap::new(),
             history: reduce::History::new(),
+            qfours_used: 0,
         })
     }
 }

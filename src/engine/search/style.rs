@@ -73,6 +73,10 @@ pub struct Style {
     /// Capture games: whether the VCT search's defender also answers a three with the moves
     /// that threaten to take a stone of the four to come (`src/engine/search/threats.rs`).
     pub cap_answers: bool,
+    /// Fours the side to move may try at a quiet leaf before its evaluation counts (a
+    /// quiescence over continuous fours, `src/engine/search/quiesce.rs`): a leaf whose mover
+    /// wins by a short run of fours scores as won, not by its shapes; 0 turns it off.
+    pub qfours: i32,
     /// Whether the opening book (`src/engine/book.txt`) answers the positions it covers,
     /// without a search.
     pub book: bool,
@@ -123,6 +127,7 @@ impl Style {
             "cap_weight" => self.cap_weight = bounded(value, 0, 1000).ok_or_else(bad)?,
             "open_pair" => self.open_pair = bounded(value, -1000, 1000).ok_or_else(bad)?,
             "cap_answers" => self.cap_answers = on_off(value).ok_or_else(bad)?,
+            "qfours" => self.qfours = bounded(value, 0, 16).ok_or_else(bad)?,
             "book" => self.book = on_off(value).ok_or_else(bad)?,
             _ => return Err(format!("no style setting `{key}`")),
         }
@@ -208,6 +213,7 @@ impl Style {
         cap_weight: 100,
         open_pair: 0,
         cap_answers: true,
+        qfours: 0,
         book: true,
     };
 }
