@@ -161,6 +161,7 @@ impl Engine {
             // player's move.
             return super::SimplePlayer::new().choose(game, limits.time);
         }
+        self.tt.new_search();
         let mut search = Search {
             b: Board::new(game),
             tt: &mut self.tt,
