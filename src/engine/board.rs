@@ -572,10 +572,10 @@ impl Board {
     /// their cells, and what lies just beyond it (a stone of the other colour there closes
     /// it, an empty point leaves it threatened). Nothing in games without captures.
     fn runs_from(&self, i: usize, mut f: impl FnMut(u8, &[usize], u8)) {
-        if self.captures == Captures::None {
+        if !self.takeable_len(2) {
             return;
         }
-        let triples = self.captures == Captures::PairsAndTriples;
+        let triples = self.takeable_len(3);
         for &d in &DIRS {
             // Each cell is read only after the one before it proved to be a stone, so every
             // index stays within the board or its one-cell border.

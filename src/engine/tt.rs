@@ -33,6 +33,9 @@ pub(crate) struct Entry {
 pub(crate) struct Table {
     slots: Vec<Option<Entry>>,
     /// The search each slot's entry was stored in: an older search's deep entry gives way.
+    /// Only equality is asked, so the count may wrap: an entry left untouched for exactly a
+    /// multiple of 256 searches passes for a current one, which costs a slot, never a wrong
+    /// score (the key still decides).
     ages: Vec<u8>,
     age: u8,
     mask: usize,
@@ -71,8 +74,9 @@ impl Table {
         self.age = self.age.wrapping_add(1);
     }
 
-    /// Stores a result. A deeper bound for the same position is kept over a shallower one; a new position takes the first slot when it is searched at least as
-    /// deep as what is there (or that is from an earlier search), else the second.
+    /// Stores a result. A deeper bound for the same position is kept over a shallower one; a
+    /// new position takes the first slot when it is searched at least as deep as what is
+    /// there (or that is from an earlier search), else the second.
     pub(crate) fn store(&mut self, e: Entry) {
         let i = self.bucket(e.key);
         let slot = match (self.slots[i], self.slots[i + 1]) {
