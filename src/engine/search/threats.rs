@@ -32,12 +32,25 @@ impl Search<'_> {
         if !self.win_cells(3 - attacker).is_empty() {
             return None;
         }
-        for m in self.vcf_moves(attacker) {
-            let p = self.b.point(usize::from(m))?;
+        let moves = self.vcf_moves(attacker);
+        self.winning_move(moves, |s| s.vcf_defend(attacker, depth))
+    }
+
+    /// The first of `moves` after which `wins` holds (each played to look and taken back);
+    /// `None` when none does, or the clock or node cap stopped the search.
+    fn winning_move(
+        &mut self,
+        moves: Vec<u16>,
+        mut wins: impl FnMut(&mut Self) -> bool,
+    ) -> Option<u16> {
+        for m in moves {
+            let Some(p) = self.b.point(usize::from(m)) else {
+                continue;
+            };
             if self.b.apply(Action::Place(p)).is_err() {
                 continue;
             }
-            let won = self.vcf_defend(attacker, depth);
+            let won = wins(self);
             self.b.undo();
             if self.stopped {
                 return None;
@@ -49,13 +62,39 @@ impl Search<'_> {
         None
     }
 
-    /// Attacker to move: whether continuous fours win within `depth` attacker moves.
-    pub(super) fn vcf_attack(&mut self, attacker: u8, depth: i32) -> bool {
+    /// Whether `still_won` holds after every one of the defender's `replies` (each played to
+    /// look and taken back); a reply the rules refuse (a forbidden point in Renju) is no
+    /// answer. False as soon as one reply saves the defender or the search is stopped.
+    fn every_reply_loses(
+        &mut self,
+        replies: Vec<u16>,
+        mut still_won: impl FnMut(&mut Self) -> bool,
+    ) -> bool {
+        for r in replies {
+            let Some(p) = self.b.point(usize::from(r)) else {
+                continue;
+            };
+            if self.b.apply(Action::Place(p)).is_err() {
+                continue;
+            }
+            let won = still_won(self);
+            self.b.undo();
+            if !won || self.stopped {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// What an attacker's node of the threat searches knows before it looks at moves: lost
+    /// when stopped, the game's result when it is over, won when the attacker wins at once;
+    /// `None` when it must search.
+    fn attack_settled(&mut self, attacker: u8) -> Option<bool> {
         if self.tick() {
-            return false;
+            return Some(false);
         }
         if self.b.game.is_over() {
-            return self.terminal(attacker, 0) > WIN_MIN;
+            return Some(self.terminal(attacker, 0) > WIN_MIN);
         }
         let wins = self.win_cells(attacker);
         if !wins.is_empty() {
@@ -64,8 +103,32 @@ impl Search<'_> {
                 ..Tactics::default()
             };
             if self.immediate_win(attacker, &tac).is_some() {
-                return true;
+                return Some(true);
             }
+        }
+        None
+    }
+
+    /// The same for a defender's node: not lost when stopped or when the defender can win at
+    /// once, the game's result when it is over; `None` when the replies must be searched.
+    fn defence_settled(&mut self, attacker: u8) -> Option<bool> {
+        if self.tick() {
+            return Some(false);
+        }
+        let defender = 3 - attacker;
+        if self.b.game.is_over() {
+            return Some(self.terminal(defender, 0) < -WIN_MIN);
+        }
+        if !self.win_cells(defender).is_empty() {
+            return Some(false);
+        }
+        None
+    }
+
+    /// Attacker to move: whether continuous fours win within `depth` attacker moves.
+    pub(super) fn vcf_attack(&mut self, attacker: u8, depth: i32) -> bool {
+        if let Some(settled) = self.attack_settled(attacker) {
+            return settled;
         }
         if depth <= 0
             || self.b.game.threatened_line().is_some()
@@ -77,38 +140,25 @@ impl Search<'_> {
         if self.vcf_failed.get(&key).is_some_and(|&d| d >= depth) {
             return false;
         }
-        for m in self.vcf_moves(attacker) {
-            let Some(p) = self.b.point(usize::from(m)) else {
-                continue;
-            };
-            if self.b.apply(Action::Place(p)).is_err() {
-                continue;
-            }
-            let won = self.vcf_defend(attacker, depth);
-            self.b.undo();
-            if self.stopped {
-                return false;
-            }
-            if won {
-                return true;
-            }
+        let moves = self.vcf_moves(attacker);
+        if self
+            .winning_move(moves, |s| s.vcf_defend(attacker, depth))
+            .is_some()
+        {
+            return true;
         }
-        self.vcf_failed.insert(key, depth);
+        if !self.stopped {
+            self.vcf_failed.insert(key, depth);
+        }
         false
     }
 
     /// Defender to move after an attacker's four: whether every reply still loses.
     pub(super) fn vcf_defend(&mut self, attacker: u8, depth: i32) -> bool {
-        if self.tick() {
-            return false;
+        if let Some(settled) = self.defence_settled(attacker) {
+            return settled;
         }
         let defender = 3 - attacker;
-        if self.b.game.is_over() {
-            return self.terminal(defender, 0) < -WIN_MIN;
-        }
-        if !self.win_cells(defender).is_empty() {
-            return false;
-        }
         let pending = self.b.game.threatened_line().is_some();
         let threats = self.win_cells(attacker);
         if threats.is_empty() && !pending {
@@ -120,24 +170,8 @@ impl Search<'_> {
                 replies.push(c);
             }
         }
-        let mut any = false;
-        for r in replies {
-            let Some(p) = self.b.point(usize::from(r)) else {
-                continue;
-            };
-            if self.b.apply(Action::Place(p)).is_err() {
-                continue;
-            }
-            any = true;
-            let won = self.vcf_attack(attacker, depth - 1);
-            self.b.undo();
-            if !won || self.stopped {
-                return false;
-            }
-        }
         // No legal reply at all (every blocking point refused) loses for the defender too.
-        let _ = any;
-        true
+        self.every_reply_loses(replies, |s| s.vcf_attack(attacker, depth - 1))
     }
 }
 
@@ -288,19 +322,10 @@ impl Search<'_> {
             return None;
         }
         for d in (2..=depth).step_by(2) {
-            for m in self.vct_moves(attacker, VCT_WIDTH) {
-                let p = self.b.point(usize::from(m))?;
-                if self.b.apply(Action::Place(p)).is_err() {
-                    continue;
-                }
-                let won = self.vct_defend(attacker, d);
-                self.b.undo();
-                if self.stopped {
-                    return None;
-                }
-                if won {
-                    return Some(m);
-                }
+            let moves = self.vct_moves(attacker, VCT_WIDTH);
+            let found = self.winning_move(moves, |s| s.vct_defend(attacker, d));
+            if found.is_some() || self.stopped {
+                return found;
             }
         }
         None
@@ -308,23 +333,10 @@ impl Search<'_> {
 
     /// Attacker to move: whether fours and open threes win within `depth` attacker moves.
     pub(super) fn vct_attack(&mut self, attacker: u8, depth: i32) -> bool {
-        if self.tick() {
-            return false;
+        if let Some(settled) = self.attack_settled(attacker) {
+            return settled;
         }
         let defender = 3 - attacker;
-        if self.b.game.is_over() {
-            return self.terminal(attacker, 0) > WIN_MIN;
-        }
-        let wins = self.win_cells(attacker);
-        if !wins.is_empty() {
-            let tac = Tactics {
-                my_wins: wins,
-                ..Tactics::default()
-            };
-            if self.immediate_win(attacker, &tac).is_some() {
-                return true;
-            }
-        }
         if depth <= 0 || self.b.game.threatened_line().is_some() {
             return false;
         }
@@ -352,21 +364,9 @@ impl Search<'_> {
                 }
             }
         } else {
-            let mut won = false;
-            for m in self.vct_moves(attacker, VCT_WIDTH) {
-                let Some(p) = self.b.point(usize::from(m)) else {
-                    continue;
-                };
-                if self.b.apply(Action::Place(p)).is_err() {
-                    continue;
-                }
-                won = self.vct_defend(attacker, depth);
-                self.b.undo();
-                if won || self.stopped {
-                    break;
-                }
-            }
-            won
+            let moves = self.vct_moves(attacker, VCT_WIDTH);
+            self.winning_move(moves, |s| s.vct_defend(attacker, depth))
+                .is_some()
         };
         if !won && !self.stopped {
             self.vcf_failed.insert(key ^ VCT_SALT, depth);
@@ -421,16 +421,10 @@ impl Search<'_> {
     /// the attacker would make a four (the blocks), the defender's own fours and, in capture
     /// games, the moves that threaten to take a stone of the four to come; captures always.
     pub(super) fn vct_defend(&mut self, attacker: u8, depth: i32) -> bool {
-        if self.tick() {
-            return false;
+        if let Some(settled) = self.defence_settled(attacker) {
+            return settled;
         }
         let defender = 3 - attacker;
-        if self.b.game.is_over() {
-            return self.terminal(defender, 0) < -WIN_MIN;
-        }
-        if !self.win_cells(defender).is_empty() {
-            return false;
-        }
         let pending = self.b.game.threatened_line().is_some();
         let fives = self.win_cells(attacker);
         let mut three = false;
@@ -456,21 +450,7 @@ impl Search<'_> {
             let answers = self.capture_threat_answers(attacker, &replies);
             replies.extend(answers);
         }
-        for r in replies {
-            let Some(p) = self.b.point(usize::from(r)) else {
-                continue;
-            };
-            if self.b.apply(Action::Place(p)).is_err() {
-                // Refused (a forbidden point in Renju): no answer there.
-                continue;
-            }
-            let won = self.vct_attack(attacker, depth - 1);
-            self.b.undo();
-            if !won || self.stopped {
-                return false;
-            }
-        }
-        true
+        self.every_reply_loses(replies, |s| s.vct_attack(attacker, depth - 1))
     }
 }
 
