@@ -68,7 +68,12 @@ impl Search<'_> {
                     free = true;
                     let mut c = cands;
                     self.order_by_history(me, &mut c);
-                    movegen::best_first(&mut c, self.style.width);
+                    let width = if ply <= self.style.wide_plies && self.style.wide > 0 {
+                        self.style.wide
+                    } else {
+                        self.style.width
+                    };
+                    movegen::best_first(&mut c, width);
                     c
                 }
             },
@@ -689,5 +694,43 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Nodes of a two-ply search below a quiet middle-game position (nothing forced, more
+    /// than twenty candidates everywhere), with the style changed by `set`.
+    fn nodes_two_plies(set: &[(&str, &str)]) -> u64 {
+        let mut g = Game::new(crate::rules::RuleSet::from_spec("gomoku").expect("spec"));
+        for m in "H8 J9 G7 K8 F10 G9".split_whitespace() {
+            g.apply_token(m).expect("legal move");
+        }
+        let mut style = Style::for_level(Level::new(5).expect("level"));
+        for (k, v) in set {
+            style.set(k, v).expect("setting");
+        }
+        let mut tt = Table::new(16);
+        let limits = Limits {
+            time: Duration::from_secs(60),
+            nodes: 10_000_000,
+        };
+        let mut s = Search::threats(&mut tt, style, &g, limits, Instant::now()).expect("search");
+        s.negamax(2, -INF, INF, 1, 0);
+        s.nodes
+    }
+
+    #[test]
+    fn the_plies_near_the_root_search_wide_only_when_asked() {
+        let narrow = nodes_two_plies(&[("wide", "0"), ("wide_plies", "0")]);
+        // `wide` without plies to apply it to changes nothing.
+        assert_eq!(
+            nodes_two_plies(&[("wide", "20"), ("wide_plies", "0")]),
+            narrow
+        );
+        // At ply 1 only: twenty children instead of twelve (eight more nodes at least; the
+        // cut-offs below decide the rest).
+        let first = nodes_two_plies(&[("wide", "20"), ("wide_plies", "1")]);
+        assert!(first >= narrow + 8, "{first} against {narrow}");
+        // At plies 1 and 2: the first child's twenty leaves, searched in full, add eight more.
+        let both = nodes_two_plies(&[("wide", "20"), ("wide_plies", "2")]);
+        assert!(both >= first + 8, "{both} against {first}");
     }
 }
