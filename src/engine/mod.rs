@@ -20,6 +20,7 @@ mod openings;
 mod patterns;
 mod search;
 mod tt;
+pub mod tuning;
 mod windows;
 
 pub use search::{Engine, Limits, SearchInfo, Source, Style, WIN};

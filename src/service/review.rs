@@ -870,9 +870,9 @@ mod tests {
 
     #[test]
     fn the_engine_review_of_a_short_game_is_reproducible_and_finds_the_blunder() {
-        // White ignores black's open four twice: black's fourth stone makes an open four
-        // after white played far away; the review must call white's last reply a blunder.
-        let (g, e) = play_tokens(gomoku(), "J10 A1 K10 A3 L10 A5 M10 A7 N10");
+        // White answers black's first stones, then ignores black's open three (A1): black's
+        // fourth stone makes an open four, and the review must call A1 a blunder.
+        let (g, e) = play_tokens(gomoku(), "J10 J11 K10 K11 L10 A1 M10 A3 N10");
         assert!(e.is_none() && g.is_over());
         let mut a = Analyser::with_budget(gomoku(), g.record(), 4_000).unwrap();
         let mut seen = Vec::new();
@@ -884,7 +884,7 @@ mod tests {
             .unwrap()
             .run(|_, _| {});
         assert_eq!(evals, again, "a node budget gives the same evaluations");
-        // Move 6 (white's A5) lets black make an open four (L10 already is an open three).
+        // Move 6 (white's A1) lets black make an open four (L10 already is an open three).
         let worst = r
             .moves
             .iter()

@@ -1,0 +1,177 @@
+//! The evaluation's terms counted one by one, for fitting its weights offline (the
+//! `eval_fit` example): what the search adds up incrementally, taken apart so a least-squares
+//! fit can weigh each term against another engine's judgement of the same positions.
+
+use super::board::{AXES, Board, EMPTY, step};
+use super::patterns::{OPEN_TWO, Threat};
+use crate::rules::{Captures, Game};
+
+/// The names of the terms [`eval_features`] returns, in its order. `me` is the side to move.
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "win1.me",
+    "win2.me",
+    "win3.me",
+    "win4.me", // windows free of the other colour, by stones
+    "win1.op",
+    "win2.op",
+    "win3.op",
+    "win4.op", //
+    "two.me",
+    "otwo.me",
+    "three.me",
+    "othree.me",
+    "four.me",
+    "ofour.me", // (point, axis) shapes
+    "two.op",
+    "otwo.op",
+    "three.op",
+    "othree.op",
+    "four.op",
+    "ofour.op", //
+    "T3.me",
+    "T4.me",
+    "T33.me",
+    "T43.me",
+    "T44.me", // points by combined threat
+    "T3.op",
+    "T4.op",
+    "T33.op",
+    "T43.op",
+    "T44.op", //
+    "twos.me",
+    "twos.op", // crossing open twos at a point, less one
+    "has44.me",
+    "has43.me",
+    "has33.me", // the mover's best threat, when the other has no four
+];
+
+/// How many terms [`eval_features`] returns.
+pub const FEATURES: usize = 35;
+
+/// The terms of a quiet position of a game without captures (no window one stone short of a
+/// line for either side, the game not over), seen from the side to move; `None` otherwise.
+pub fn eval_features(game: &Game) -> Option<[i32; FEATURES]> {
+    if game.is_over() || game.rules().captures != Captures::None {
+        return None;
+    }
+    let b = Board::new(game);
+    if b.fours != [0, 0] {
+        return None;
+    }
+    let me = b.to_move();
+    let sides = [me, 3 - me];
+    let mut f = [0i32; FEATURES];
+    // Windows, counted from the stones as the board's tables count them incrementally.
+    for &start in &b.on_board {
+        for &d in &AXES {
+            let mut n = [0usize; 2];
+            let mut inside = true;
+            for k in 0..isize::from(b.line) {
+                match b.cells.get(step(usize::from(start), d * k)) {
+                    Some(&c) if c == sides[0] => n[0] += 1,
+                    Some(&c) if c == sides[1] => n[1] += 1,
+                    Some(&EMPTY) => {}
+                    _ => inside = false,
+                }
+            }
+            if !inside {
+                continue;
+            }
+            for s in 0..2 {
+                if n[1 - s] == 0 && (1..=4).contains(&n[s]) {
+                    f[4 * s + n[s] - 1] += 1;
+                }
+            }
+        }
+    }
+    for &cell in &b.on_board {
+        let i = usize::from(cell);
+        if b.cells[i] != EMPTY {
+            continue;
+        }
+        for (s, &colour) in sides.iter().enumerate() {
+            let shapes = b.shapes_at(i, colour);
+            for &shape in &shapes {
+                if (1..=6).contains(&shape) {
+                    f[8 + 6 * s + usize::from(shape) - 1] += 1;
+                }
+            }
+            let t = b.threat_at(i, colour) as usize;
+            if (1..=5).contains(&t) {
+                f[20 + 5 * s + t - 1] += 1;
+            }
+            if t == Threat::Quiet as usize {
+                let twos = shapes.iter().filter(|&&x| x == OPEN_TWO).count() as i32;
+                if twos >= 2 {
+                    f[30 + s] += twos - 1;
+                }
+            }
+        }
+    }
+    // As the evaluation: the mover's best threat counts only when the other side cannot make
+    // a four first.
+    if b.threats_at_least(3 - me, Threat::Four) > 0 {
+    } else if b.threats_at_least(me, Threat::OpenFour) > 0 {
+        f[32] = 1;
+    } else if b.threats_at_least(me, Threat::FourThree) > 0 {
+        f[33] = 1;
+    } else if b.threats_at_least(me, Threat::DoubleThree) > 0 {
+        f[34] = 1;
+    }
+    Some(f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::windows::window_values;
+    use crate::rules::RuleSet;
+
+    fn game(moves: &str) -> Game {
+        let mut g = Game::new(RuleSet::from_spec("gomoku").expect("rules"));
+        for m in moves.split_whitespace() {
+            g.apply(crate::rules::Action::parse(m, 15).expect("move"))
+                .expect("legal");
+        }
+        g
+    }
+
+    #[test]
+    fn the_window_terms_add_up_to_the_boards_pattern_sums() {
+        let g = game("H8 H9 J8 J10 G7 K11 F9");
+        let f = eval_features(&g).expect("quiet");
+        let b = Board::new(&g);
+        let v = window_values(5);
+        let me = usize::from(b.to_move() - 1);
+        let sum = |s: usize| (0..4).map(|n| v[n + 1] * f[4 * s + n]).sum::<i32>();
+        assert_eq!(sum(0), b.pattern[me]);
+        assert_eq!(sum(1), b.pattern[1 - me]);
+    }
+
+    #[test]
+    fn the_threats_of_the_side_not_to_move_are_counted_as_the_opponent_s() {
+        // White to move; black's H9 would make an open four (H8 H9 H10 H11), white has none.
+        let g = game("H8 A1 J8 A2 H10 A15 H11");
+        let f = eval_features(&g).expect("quiet");
+        assert_eq!(
+            f[20..25].iter().sum::<i32>(),
+            0,
+            "white has no threat: {f:?}"
+        );
+        assert!(
+            f[25..30].iter().sum::<i32>() > 0,
+            "black has threats: {f:?}"
+        );
+        assert_eq!(f[32..35], [0, 0, 0]);
+    }
+
+    #[test]
+    fn positions_with_a_four_or_captures_are_not_measured() {
+        assert!(eval_features(&game("H8 A1 J8 A2 K8 A3 L8")).is_none());
+        let mut pente = Game::new(RuleSet::from_spec("pente").expect("rules"));
+        pente
+            .apply(crate::rules::Action::parse("K10", 19).expect("move"))
+            .expect("legal");
+        assert!(eval_features(&pente).is_none());
+    }
+}
