@@ -7,42 +7,21 @@ use super::patterns::{OPEN_TWO, Threat};
 use crate::rules::{Captures, Game};
 
 /// The names of the terms [`eval_features`] returns, in its order. `me` is the side to move.
+#[rustfmt::skip]
 pub const FEATURE_NAMES: [&str; FEATURES] = [
-    "win1.me",
-    "win2.me",
-    "win3.me",
-    "win4.me", // windows free of the other colour, by stones
-    "win1.op",
-    "win2.op",
-    "win3.op",
-    "win4.op", //
-    "two.me",
-    "otwo.me",
-    "three.me",
-    "othree.me",
-    "four.me",
-    "ofour.me", // (point, axis) shapes
-    "two.op",
-    "otwo.op",
-    "three.op",
-    "othree.op",
-    "four.op",
-    "ofour.op", //
-    "T3.me",
-    "T4.me",
-    "T33.me",
-    "T43.me",
-    "T44.me", // points by combined threat
-    "T3.op",
-    "T4.op",
-    "T33.op",
-    "T43.op",
-    "T44.op", //
-    "twos.me",
-    "twos.op", // crossing open twos at a point, less one
-    "has44.me",
-    "has43.me",
-    "has33.me", // the mover's best threat, when the other has no four
+    // Windows free of the other colour, by its stones in them.
+    "win1.me", "win2.me", "win3.me", "win4.me",
+    "win1.op", "win2.op", "win3.op", "win4.op",
+    // (Empty point, axis) pairs by the shape one more stone makes there.
+    "two.me", "otwo.me", "three.me", "othree.me", "four.me", "ofour.me",
+    "two.op", "otwo.op", "three.op", "othree.op", "four.op", "ofour.op",
+    // Empty points by what their four shapes make together.
+    "T3.me", "T4.me", "T33.me", "T43.me", "T44.me",
+    "T3.op", "T4.op", "T33.op", "T43.op", "T44.op",
+    // Crossing open twos at a quiet point, less one.
+    "twos.me", "twos.op",
+    // The mover's best threat, when the other side has no four to make first.
+    "has44.me", "has43.me", "has33.me",
 ];
 
 /// How many terms [`eval_features`] returns.

@@ -6,11 +6,15 @@
 //! ```
 //!
 //! `FILE` holds one Gomoku position a line: its moves (`H8 J9 …`), a tab, and the value a
-//! reference engine gave it for the side to move (any scale: `scale`, default 200, is its value of a win
-//! probability of 1/(1+e^-1), Rapfi's scaling factor). The quiet positions (no four on the board) are split, one in five
-//! held out; the least-squares fit of the evaluation's terms (`gomoku_core::engine::tuning`) to
-//! the reference's value (as a logit, `value / scale`, clipped to ±4) is printed with how well
-//! it predicts the held-out positions, beside the same for the weights the engine uses now.
+//! reference engine gave it for the side to move (`scale`, default 200, is the value it maps to
+//! a win probability of 1/(1+e^-1): Rapfi's scaling factor). The quiet positions (no window one
+//! stone short of a line) are split, one in five held out. The weights of the evaluation's
+//! terms (`gomoku_core::engine::tuning`) are fitted to the reference's win probabilities: a
+//! least-squares fit of the logits (`value / scale`, clipped to ±4), then Gauss-Newton steps on
+//! the probabilities, every weight pulled towards today's (scaled) by `lambda` (default 0.05)
+//! times its term's variance; `fix` holds the windows and the mover's threat bonuses. Printed:
+//! the held-out errors of today's weights and of the fit, and both sets of weights in the
+//! engine's units.
 
 use std::process::ExitCode;
 
