@@ -184,12 +184,12 @@ pub(crate) struct PointWeights {
 /// better but did not win more games out of sample; see the README.
 pub(crate) const POINT_WEIGHTS: [PointWeights; 2] = [
     PointWeights {
-        shape: [0, 6, 20, 24, 90, 100, 800, 0],
+        shape: [0, 6, 20, 24, 90, 100, 800, 20_000],
         threat: [0, 0, 0, 600, 1600, 2000, 0],
         twos: 40,
     },
     PointWeights {
-        shape: [0, 3, 10, 12, 45, 50, 400, 0],
+        shape: [0, 3, 10, 12, 45, 50, 400, 10_000],
         threat: [0, 0, 0, 300, 800, 1000, 0],
         twos: 20,
     },
@@ -485,5 +485,17 @@ mod tests {
             point_eval_table(true)[four_three],
             point_eval_table(false)[four_three]
         );
+    }
+
+    #[test]
+    fn today_s_point_weights_are_the_ordering_s_values_with_the_mover_s_counted_twice() {
+        // The evaluation before the weights became data: mover's values / 8, waiter's / 16.
+        for renju_black in [false, true] {
+            let values = combined_table(renju_black);
+            let weights = point_eval_table(renju_black);
+            for (k, (&(_, v), &w)) in values.iter().zip(weights).enumerate() {
+                assert_eq!(w, [2 * v, v], "set {k:#o}, renju black {renju_black}");
+            }
+        }
     }
 }
