@@ -7,9 +7,7 @@
 //! extra time): [`Board::apply`] plays through [`Game::apply`] and mirrors its report, so the
 //! engine never has to re-implement a rule to stay correct, only to look ahead quickly.
 
-use super::patterns::{
-    self, BLOCKED, CombinedTable, HALF, OWN, POW3, PointEvalTable, ShapeTable, THREATS, Threat,
-};
+use super::patterns::{self, BLOCKED, CombinedTable, HALF, OWN, POW3, ShapeTable, THREATS, Threat};
 use super::windows::{self, WindowTable};
 use crate::rules::{Action, Captures, Game, MoveReport, PlayError, Point};
 
@@ -145,14 +143,8 @@ pub(crate) struct Board {
     threats: Vec<[Threat; 2]>,
     /// Per cell and colour: the value of the point's shapes (0 when occupied).
     values: Vec<[i32; 2]>,
-    /// Each colour's evaluation weights of a point's four shapes, by role (see
-    /// `patterns::point_eval_table`).
-    point_eval: [&'static PointEvalTable; 2],
-    /// Per cell and colour: the point's evaluation weights by role (0 when occupied).
-    eval_values: Vec<[[i32; 2]; 2]>,
-    /// Per colour and role (0: to move, 1: waiting): the sum of its `eval_values`, in
-    /// sixteenths of the evaluation's unit.
-    pub(crate) eval_sum: [[i32; 2]; 2],
+    /// Per colour: the sum of its point values over the empty points.
+    pub(crate) shape_sum: [i32; 2],
     /// Per colour: on-board cells by threat kind (occupied cells count as quiet).
     threat_count: [[u16; THREATS]; 2],
     pub(crate) captures: Captures,
@@ -220,12 +212,7 @@ impl Board {
             shapes: vec![[[0; 4]; 2]; CELLS],
             threats: vec![[Threat::Quiet; 2]; CELLS],
             values: vec![[0; 2]; CELLS],
-            point_eval: [
-                patterns::point_eval_table(rules.is_renju()),
-                patterns::point_eval_table(false),
-            ],
-            eval_values: vec![[[0; 2]; 2]; CELLS],
-            eval_sum: [[0; 2]; 2],
+            shape_sum: [0, 0],
             threat_count: [[0; THREATS]; 2],
             captures: rules.captures,
             capture_win: rules.capture_win,
@@ -455,25 +442,20 @@ impl Board {
         self.update_colour_point(j, 1);
     }
 
-    /// The threat, value and evaluation weights of cell `j` for colour index `k`, from its
-    /// shapes.
+    /// The threat and value of cell `j` for colour index `k`, from its shapes.
     fn update_colour_point(&mut self, j: usize, k: usize) {
-        let ((t, v), e) = if self.cells[j] == EMPTY {
-            let set = patterns::set_index(self.shapes[j][k]);
-            (self.combine[k][set], self.point_eval[k][set])
+        let (t, v) = if self.cells[j] == EMPTY {
+            self.combine[k][patterns::set_index(self.shapes[j][k])]
         } else {
-            ((Threat::Quiet, 0), [0, 0])
+            (Threat::Quiet, 0)
         };
-        let was = self.eval_values[j][k];
-        self.eval_sum[k][0] += e[0] - was[0];
-        self.eval_sum[k][1] += e[1] - was[1];
-        self.eval_values[j][k] = e;
         let old = self.threats[j][k];
         if old != t {
             self.threat_count[k][old as usize] -= 1;
             self.threat_count[k][t as usize] += 1;
             self.threats[j][k] = t;
         }
+        self.shape_sum[k] += v - self.values[j][k];
         self.values[j][k] = v;
     }
 
@@ -1084,8 +1066,7 @@ mod tests {
             proptest::prop_assert_eq!(&fresh.shapes, &b.shapes);
             proptest::prop_assert_eq!(&fresh.threats, &b.threats);
             proptest::prop_assert_eq!(&fresh.values, &b.values);
-            proptest::prop_assert_eq!(&fresh.eval_values, &b.eval_values);
-            proptest::prop_assert_eq!(fresh.eval_sum, b.eval_sum);
+            proptest::prop_assert_eq!(fresh.shape_sum, b.shape_sum);
             proptest::prop_assert_eq!(fresh.threat_count, b.threat_count);
             proptest::prop_assert_eq!(&fresh.cells[..], &b.cells[..]);
         }

@@ -163,75 +163,6 @@ pub(crate) const THREATS: usize = 7;
 /// The value of one line's shape for the evaluation and the ordering.
 const SHAPE_VALUE: [i32; 8] = [0, 3, 10, 12, 45, 50, 400, 10_000];
 
-/// The evaluation's weights of a point for one colour, in sixteenths of the evaluation's unit,
-/// by the role of that colour: to move (it may play the point next) or waiting (the point is
-/// what it threatens once the mover has played elsewhere).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct PointWeights {
-    /// By the shape one more stone makes on one axis (`NONE` to `FIVE`), summed over the four.
-    pub shape: [i32; 8],
-    /// By what the four make together ([`Threat`]).
-    pub threat: [i32; THREATS],
-    /// For each open two beyond the first at a point that makes no threat (crossing twos make
-    /// the next threes).
-    pub twos: i32,
-}
-
-/// The point weights of the side to move and of the side waiting. Today's: the shape values
-/// of the move ordering (`SHAPE_VALUE` and [`combine`]'s bonuses), the mover's counted at an
-/// eighth of a point and the waiting side's at a sixteenth, as the evaluation always did.
-/// Weights fitted to Rapfi's judgement (the `eval_fit` example) predicted its values far
-/// better but did not win more games out of sample; see the README.
-pub(crate) const POINT_WEIGHTS: [PointWeights; 2] = [
-    PointWeights {
-        shape: [0, 6, 20, 24, 90, 100, 800, 20_000],
-        threat: [0, 0, 0, 600, 1600, 2000, 0],
-        twos: 40,
-    },
-    PointWeights {
-        shape: [0, 3, 10, 12, 45, 50, 400, 10_000],
-        threat: [0, 0, 0, 300, 800, 1000, 0],
-        twos: 20,
-    },
-];
-
-/// A point's evaluation weights `[to move, waiting]` by [`set_index`] of its four shapes.
-pub(crate) type PointEvalTable = [[i32; 2]];
-
-/// The evaluation weights of every set of four shapes (`renju_black`: judged as
-/// [`combine_renju_black`], whose forbidden points are worth nothing).
-pub(crate) fn point_eval_table(renju_black: bool) -> &'static PointEvalTable {
-    static TABLES: [OnceLock<Vec<[i32; 2]>>; 2] = [OnceLock::new(), OnceLock::new()];
-    TABLES[usize::from(renju_black)].get_or_init(|| {
-        let threats = combined_table(renju_black);
-        (0..4096usize)
-            .map(|k| {
-                let codes = [0, 1, 2, 3].map(|a| (k >> (3 * a) & 7) as u8);
-                let shapes = codes.map(usize::from);
-                let t = threats[k].0;
-                let forbidden = renju_black && renju_forbidden(codes);
-                POINT_WEIGHTS.map(|w| {
-                    if forbidden {
-                        return 0;
-                    }
-                    let twos = shapes
-                        .iter()
-                        .filter(|&&s| s == usize::from(OPEN_TWO))
-                        .count();
-                    let crossing = if t == Threat::Quiet && twos >= 2 {
-                        w.twos * (twos as i32 - 1)
-                    } else {
-                        0
-                    };
-                    shapes.iter().map(|&s| w.shape[s]).sum::<i32>()
-                        + w.threat[t as usize]
-                        + crossing
-                })
-            })
-            .collect()
-    })
-}
-
 /// A point's combined threat and value by [`set_index`] of its four shapes.
 pub(crate) type CombinedTable = [(Threat, i32)];
 
@@ -279,15 +210,6 @@ pub(crate) fn set_index(shapes: [u8; 4]) -> usize {
 /// ordering stops defending it. (Renju's recursive three can make a double three legal; the
 /// rules core decides what may be played, this only judges shapes.)
 pub(crate) fn combine_renju_black(shapes: [u8; 4]) -> (Threat, i32) {
-    if renju_forbidden(shapes) {
-        return (Threat::Quiet, 0);
-    }
-    combine(shapes)
-}
-
-/// Whether black may not play a point of these shapes in Renju: two fours or two open threes,
-/// and no five.
-fn renju_forbidden(shapes: [u8; 4]) -> bool {
     let mut n = [0u8; 8];
     for s in shapes {
         n[usize::from(s)] += 1;
@@ -295,7 +217,10 @@ fn renju_forbidden(shapes: [u8; 4]) -> bool {
     let fours = n[usize::from(FOUR)] + n[usize::from(OPEN_FOUR)];
     let threes = n[usize::from(OPEN_THREE)];
     let five = n[usize::from(FIVE)] > 0;
-    !five && (fours >= 2 || (fours == 0 && threes >= 2))
+    if !five && (fours >= 2 || (fours == 0 && threes >= 2)) {
+        return (Threat::Quiet, 0);
+    }
+    combine(shapes)
 }
 
 /// A point's combined threat and value from its four shapes.
@@ -450,52 +375,6 @@ mod tests {
             [NONE, OPEN_TWO, THREE, THREE],
         ] {
             assert_eq!(combine_renju_black(shapes), combine(shapes));
-        }
-    }
-
-    #[test]
-    fn a_point_is_weighed_by_its_shapes_its_threat_and_the_role_of_its_colour() {
-        let four_three = [FOUR, OPEN_THREE, TWO, NONE];
-        let set = set_index(four_three);
-        for (role, w) in POINT_WEIGHTS.iter().enumerate() {
-            let expected = w.shape[usize::from(FOUR)]
-                + w.shape[usize::from(OPEN_THREE)]
-                + w.shape[usize::from(TWO)]
-                + w.threat[Threat::FourThree as usize];
-            assert_eq!(point_eval_table(false)[set][role], expected);
-        }
-        // Two open twos crossing at a quiet point count the crossing once.
-        let crossing = set_index([OPEN_TWO, OPEN_TWO, NONE, NONE]);
-        let w = &POINT_WEIGHTS[0];
-        assert_eq!(
-            point_eval_table(false)[crossing][0],
-            2 * w.shape[usize::from(OPEN_TWO)] + w.twos
-        );
-        // The mover's point of four and three is worth more than the waiter's: it wins now.
-        assert!(point_eval_table(false)[set][0] > point_eval_table(false)[set][1]);
-    }
-
-    #[test]
-    fn black_s_forbidden_points_in_renju_are_worth_nothing() {
-        let double_three = set_index([OPEN_THREE, OPEN_THREE, NONE, NONE]);
-        assert_eq!(point_eval_table(true)[double_three], [0, 0]);
-        assert!(point_eval_table(false)[double_three][0] > 0);
-        let four_three = set_index([FOUR, OPEN_THREE, NONE, NONE]);
-        assert_eq!(
-            point_eval_table(true)[four_three],
-            point_eval_table(false)[four_three]
-        );
-    }
-
-    #[test]
-    fn today_s_point_weights_are_the_ordering_s_values_with_the_mover_s_counted_twice() {
-        // The evaluation before the weights became data: mover's values / 8, waiter's / 16.
-        for renju_black in [false, true] {
-            let values = combined_table(renju_black);
-            let weights = point_eval_table(renju_black);
-            for (k, (&(_, v), &w)) in values.iter().zip(weights).enumerate() {
-                assert_eq!(w, [2 * v, v], "set {k:#o}, renju black {renju_black}");
-            }
         }
     }
 }

@@ -151,9 +151,9 @@ fn black_s_forbidden_shapes_are_no_threats_for_the_evaluation() {
     }
     let f = Board::new(&free);
     assert_eq!(f.threat_at(h8, 1), Threat::DoubleThree);
-    assert!(f.eval_sum[0][1] > b.eval_sum[0][1]);
+    assert!(f.shape_sum[0] > b.shape_sum[0]);
     // White's shapes are judged as in freestyle.
-    assert_eq!(b.eval_sum[1][1], f.eval_sum[1][1]);
+    assert_eq!(b.shape_sum[1], f.shape_sum[1]);
     let g = renju(DOUBLE_FOUR);
     assert_eq!(Board::new(&g).threat_at(h8, 1), Threat::Quiet, "two fours");
     // Two fours on one line look like an open four to the shapes (two points make five): the

@@ -45,10 +45,9 @@ impl Search<'_> {
         }
         let (mi, oi) = (usize::from(me - 1), usize::from(opp - 1));
         let mut s = b.pattern[mi] * 11 / 10 - b.pattern[oi];
-        // The shapes of the empty points (the moves each side has), weighed by role in
-        // sixteenths (patterns::POINT_WEIGHTS): the side to move plays its best threat first,
-        // so its points count twice the waiting side's.
-        s += (b.eval_sum[mi][0] - b.eval_sum[oi][1]) / 16;
+        // The shapes of the empty points (the moves each side has), and the tempo: the side to
+        // move plays its best threat first.
+        s += b.shape_sum[mi] / 8 - b.shape_sum[oi] / 16;
         let opp_fours = b.threats_at_least(opp, Threat::Four) > 0;
         if !opp_fours {
             if b.threats_at_least(me, Threat::OpenFour) > 0 {
