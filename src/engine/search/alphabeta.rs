@@ -65,6 +65,9 @@ impl Search<'_> {
                     d
                 }
                 None => {
+                    if let Some(s) = self.futile(me, &tac, depth, beta - alpha == 1, beta, ply) {
+                        return s;
+                    }
                     free = true;
                     let mut c = cands;
                     self.order_by_history(me, &mut c);
@@ -73,7 +76,7 @@ impl Search<'_> {
                     } else {
                         self.style.width
                     };
-                    movegen::best_first(&mut c, width);
+                    movegen::best_first(&mut c, reduce::move_count(&self.style, depth, width));
                     c
                 }
             },

@@ -7,7 +7,7 @@
 //! Moves that make or stop a threat (a four, an open three, a capture) are never reduced: the
 //! evaluation cannot see what they start, and they are exactly what a threat win is made of.
 
-use super::{Cand, Search, Style};
+use super::{Cand, Search, Style, WIN_MIN};
 use crate::engine::board::CELLS;
 use crate::engine::patterns::Threat;
 
@@ -23,6 +23,22 @@ pub(super) fn reduction(style: &Style, depth: i32, index: usize, tactical: bool)
     } else {
         1
     }
+}
+
+/// How many candidates a node where nothing is forced searches with `depth` plies left:
+/// `width` when move count pruning is off (`style.mcp` = 0), else at most `mcp` + depth^1.32
+/// (rounded down), so 1 + `mcp` at the last ply and the full width from about 7 plies left.
+pub(super) fn move_count(style: &Style, depth: i32, width: usize) -> usize {
+    // depth^1.32 rounded down, for depths 0..=12 (deeper nodes keep the width).
+    const GROWTH: [usize; 13] = [0, 1, 2, 4, 6, 8, 10, 13, 15, 18, 20, 23, 26];
+    if style.mcp == 0 {
+        return width;
+    }
+    let grow = usize::try_from(depth.max(0))
+        .ok()
+        .and_then(|d| GROWTH.get(d).copied())
+        .unwrap_or(width);
+    width.min(style.mcp.saturating_add(grow))
 }
 
 /// The bonus added to a candidate's ordering score from its history: `weight` for the move
@@ -87,6 +103,26 @@ impl Search<'_> {
             return true;
         }
         b.captures_both(i) != [0, 0]
+    }
+
+    /// Reverse futility pruning (`style.rfp`): the static evaluation of a free node (nothing
+    /// forced, no three to answer) off the principal variation (`null_window`) when it stands
+    /// at least `rfp` a ply above `beta` with at most 6 plies left; `None` to search on.
+    pub(super) fn futile(
+        &self,
+        me: u8,
+        tac: &super::Tactics,
+        depth: i32,
+        null_window: bool,
+        beta: i32,
+        ply: i32,
+    ) -> Option<i32> {
+        let margin = self.style.rfp;
+        if margin == 0 || !null_window || !(1..=6).contains(&depth) || beta.abs() >= WIN_MIN {
+            return None;
+        }
+        let eval = self.evaluate(me, tac, ply);
+        (eval.abs() < WIN_MIN && eval - margin * depth >= beta).then_some(eval)
     }
 
     /// Adds the history bonus to every candidate of `me` (no-op when the style has none).
@@ -198,6 +234,70 @@ mod tests {
                 last = r;
             }
         }
+    }
+
+    #[test]
+    fn reverse_futility_cuts_only_far_above_beta_off_the_pv_near_the_leaves() {
+        // Black (to move) has an open two and a split two; white's stones are scattered.
+        let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
+        for m in "H8 A1 J8 O15 H10 A15".split_whitespace() {
+            g.apply_token(m).expect("legal");
+        }
+        let limits = Limits {
+            time: Duration::from_secs(60),
+            nodes: 1_000,
+        };
+        let mut tt = Table::new(8);
+        let mut s =
+            Search::threats(&mut tt, style(0, 0), &g, limits, Instant::now()).expect("in play");
+        let tac = super::super::Tactics::default();
+        let eval = s.evaluate(1, &tac, 3);
+        assert!(eval > 0, "black stands better: {eval}");
+        assert_eq!(s.futile(1, &tac, 2, true, eval - 200, 3), None, "off");
+        s.style.rfp = 60;
+        assert_eq!(s.futile(1, &tac, 2, true, eval - 120, 3), Some(eval));
+        assert_eq!(
+            s.futile(1, &tac, 2, true, eval - 119, 3),
+            None,
+            "within the margin"
+        );
+        assert_eq!(s.futile(1, &tac, 6, true, eval - 360, 3), Some(eval));
+        assert_eq!(
+            s.futile(1, &tac, 7, true, eval - 1_000, 3),
+            None,
+            "too far from the leaves"
+        );
+        assert_eq!(s.futile(1, &tac, 0, true, eval - 1_000, 3), None, "a leaf");
+        assert_eq!(
+            s.futile(1, &tac, 2, false, eval - 1_000, 3),
+            None,
+            "on the PV"
+        );
+        assert_eq!(s.futile(1, &tac, 2, true, -WIN_MIN, 3), None, "a lost beta");
+    }
+
+    #[test]
+    fn move_counts_grow_with_depth_up_to_the_width() {
+        let mut s = style(0, 0);
+        for depth in -3..20 {
+            assert_eq!(move_count(&s, depth, 12), 12, "off at depth {depth}");
+        }
+        s.set("mcp", "1").expect("mcp");
+        assert_eq!(move_count(&s, 1, 12), 2, "two moves next to the leaves");
+        assert_eq!(move_count(&s, 0, 12), 1);
+        assert_eq!(move_count(&s, -2, 12), 1);
+        assert_eq!(move_count(&s, 3, 12), 5);
+        assert_eq!(move_count(&s, 6, 12), 11);
+        assert_eq!(move_count(&s, 7, 12), 12, "the width caps it");
+        assert_eq!(move_count(&s, 40, 20), 20, "deep nodes keep the width");
+        let mut last = 0;
+        for depth in 0..30 {
+            let n = move_count(&s, depth, 20);
+            assert!(n >= last && n <= 20, "depth {depth}: {n}");
+            last = n;
+        }
+        assert!(s.set("mcp", "65").is_err());
+        assert!(s.set("mcp", "-1").is_err());
     }
 
     #[test]

@@ -84,6 +84,16 @@ pub struct Style {
     pub wide: usize,
     /// How many plies below the root search `wide` candidates; 0 turns it off.
     pub wide_plies: i32,
+    /// Move count pruning: at a node where nothing is forced, with `d` plies left, at most
+    /// `mcp` + d^1.32 candidates are searched (Rapfi's rule: few moves near the leaves, where
+    /// a late quiet move seldom changes the result), never more than the width; 0 turns it
+    /// off.
+    pub mcp: usize,
+    /// Reverse futility pruning: at a node off the principal variation where nothing is
+    /// forced, with at most 6 plies left, a static evaluation at least this much per ply
+    /// above beta is taken as the node's score without a search (the side to move is so far
+    /// ahead that a search would find a move that keeps it there); 0 turns it off.
+    pub rfp: i32,
     /// Whether the opening book (`src/engine/book.txt`) answers the positions it covers,
     /// without a search.
     pub book: bool,
@@ -137,6 +147,8 @@ impl Style {
             "qfours" => self.qfours = bounded(value, 0, 16).ok_or_else(bad)?,
             "wide" => self.wide = bounded(value, 0, 64).ok_or_else(bad)? as usize,
             "wide_plies" => self.wide_plies = bounded(value, 0, 8).ok_or_else(bad)?,
+            "mcp" => self.mcp = bounded(value, 0, 64).ok_or_else(bad)? as usize,
+            "rfp" => self.rfp = bounded(value, 0, 10_000).ok_or_else(bad)?,
             "book" => self.book = on_off(value).ok_or_else(bad)?,
             _ => return Err(format!("no style setting `{key}`")),
         }
@@ -229,6 +241,8 @@ impl Style {
         qfours: 0,
         wide: 20,
         wide_plies: 2,
+        mcp: 0,
+        rfp: 0,
         book: true,
     };
 }
