@@ -707,6 +707,9 @@ mod tests {
             g.apply_token(m).expect("legal move");
         }
         let mut style = Style::for_level(Level::new(5).expect("level"));
+        // Level 5's move counts would cap the width these tests are about; `set` may turn
+        // them back on.
+        style.set("mcp", "0").expect("setting");
         for (k, v) in set {
             style.set(k, v).expect("setting");
         }
@@ -735,5 +738,16 @@ mod tests {
         // At plies 1 and 2: the first child's twenty leaves, searched in full, add eight more.
         let both = nodes_two_plies(&[("wide", "20"), ("wide_plies", "2")]);
         assert!(both >= first + 8, "{both} against {first}");
+    }
+
+    #[test]
+    fn move_counts_search_fewer_moves_near_the_leaves() {
+        let narrow = nodes_two_plies(&[("wide", "0"), ("wide_plies", "0")]);
+        // Two plies left: 1 + 2 moves at the first ply instead of 12, 1 + 1 at the second.
+        let counted = nodes_two_plies(&[("wide", "0"), ("wide_plies", "0"), ("mcp", "1")]);
+        assert!(counted * 2 < narrow, "{counted} against {narrow}");
+        // A large base leaves the width in charge.
+        let wide = nodes_two_plies(&[("wide", "0"), ("wide_plies", "0"), ("mcp", "30")]);
+        assert_eq!(wide, narrow);
     }
 }

@@ -279,6 +279,7 @@ mod tests {
     #[test]
     fn move_counts_grow_with_depth_up_to_the_width() {
         let mut s = style(0, 0);
+        s.set("mcp", "0").expect("mcp");
         for depth in -3..20 {
             assert_eq!(move_count(&s, depth, 12), 12, "off at depth {depth}");
         }

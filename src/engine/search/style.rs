@@ -169,7 +169,7 @@ impl Style {
                 reserve: 0,
                 book: false,
                 wide_plies: 0,
-                ..Style::STRONGEST
+                ..Style::FULL_WIDTH
             },
             2 => Style {
                 max_depth: 3,
@@ -182,7 +182,7 @@ impl Style {
                 reserve: 0,
                 book: false,
                 wide_plies: 0,
-                ..Style::STRONGEST
+                ..Style::FULL_WIDTH
             },
             3 => Style {
                 max_depth: 5,
@@ -192,7 +192,7 @@ impl Style {
                 safety: 3,
                 book: false,
                 wide_plies: 0,
-                ..Style::STRONGEST
+                ..Style::FULL_WIDTH
             },
             // Level 4 reads at most 5 plies (level 3's cap; level 5: as deep as its budget
             // allows), so it stays clearly below level 5 beyond the time: capped at 6 plies it
@@ -206,7 +206,7 @@ impl Style {
                 vct_depth: 6,
                 book: false,
                 wide_plies: 0,
-                ..Style::STRONGEST
+                ..Style::FULL_WIDTH
             },
             _ => Style::STRONGEST,
         }
@@ -214,7 +214,8 @@ impl Style {
 
     /// Levels 5 and up; the lower levels change only what makes them weaker. The settings
     /// measured without a gain in the arena (see the README) are off here, kept for A/B tests
-    /// (`level=5,guard=8,extend_threes=true,lmr=2,...`).
+    /// (`level=5,guard=8,extend_threes=true,rfp=60,...`). Move count pruning and the late
+    /// move reductions are on: together about two plies deeper at equal nodes.
     const STRONGEST: Style = Style {
         max_depth: 64,
         width: 12,
@@ -229,9 +230,9 @@ impl Style {
         soft: 55,
         finish: 0,
         vct_share: 25,
-        lmr: 0,
-        lmr_late: 0,
-        lmr_block: 1,
+        lmr: 2,
+        lmr_late: 6,
+        lmr_block: 3,
         lmr_root: false,
         history: 0,
         cap_attack: 0,
@@ -241,8 +242,19 @@ impl Style {
         qfours: 0,
         wide: 20,
         wide_plies: 2,
-        mcp: 0,
+        mcp: 1,
         rfp: 0,
         book: true,
+    };
+
+    /// Levels 1-4: level 5's settings without its selectivity (move count pruning and late
+    /// move reductions), so each of them searches every candidate to its depth cap as measured
+    /// before those came to level 5 (December 4).
+    const FULL_WIDTH: Style = Style {
+        lmr: 0,
+        lmr_late: 0,
+        lmr_block: 1,
+        mcp: 0,
+        ..Style::STRONGEST
     };
 }
