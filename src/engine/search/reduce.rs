@@ -149,21 +149,31 @@ mod tests {
     use crate::engine::board::cell_of;
     use crate::rules::{Game, Point, RuleSet};
 
-    #[test]
-    fn threes_fours_and_blocks_are_tactical_quiet_points_are_not() {
-        // Black (to move): H8 J8 on row 8 and A15. White: C3 D4 on a diagonal, and O1.
+    /// A Gomoku game after `moves`.
+    fn gomoku(moves: &str) -> Game {
         let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
-        for m in "H8 O1 J8 C3 A15 D4".split_whitespace() {
+        for m in moves.split_whitespace() {
             g.apply_token(m).expect("legal");
         }
-        let cell = |m: &str| cell_of(Point::parse(m, 15).expect("point")) as u16;
+        g
+    }
+
+    /// A search of `g` with `style` (a small node cap; the tests call its parts, not `run`).
+    fn search<'a>(tt: &'a mut Table, style: Style, g: &Game) -> Search<'a> {
         let limits = Limits {
             time: Duration::from_secs(60),
             nodes: 1_000,
         };
+        Search::threats(tt, style, g, limits, Instant::now()).expect("in play")
+    }
+
+    #[test]
+    fn threes_fours_and_blocks_are_tactical_quiet_points_are_not() {
+        // Black (to move): H8 J8 on row 8 and A15. White: C3 D4 on a diagonal, and O1.
+        let g = gomoku("H8 O1 J8 C3 A15 D4");
+        let cell = |m: &str| cell_of(Point::parse(m, 15).expect("point")) as u16;
         let mut tt = Table::new(8);
-        let mut s =
-            Search::threats(&mut tt, style(2, 6), &g, limits, Instant::now()).expect("in play");
+        let mut s = search(&mut tt, style(2, 6), &g);
         s.style.lmr_block = 1;
         assert!(s.tactical(1, cell("K8")), "black's open three");
         assert!(s.tactical(1, cell("E5")), "white's open three point");
@@ -239,17 +249,9 @@ mod tests {
     #[test]
     fn reverse_futility_cuts_only_far_above_beta_off_the_pv_near_the_leaves() {
         // Black (to move) has an open two and a split two; white's stones are scattered.
-        let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
-        for m in "H8 A1 J8 O15 H10 A15".split_whitespace() {
-            g.apply_token(m).expect("legal");
-        }
-        let limits = Limits {
-            time: Duration::from_secs(60),
-            nodes: 1_000,
-        };
+        let g = gomoku("H8 A1 J8 O15 H10 A15");
         let mut tt = Table::new(8);
-        let mut s =
-            Search::threats(&mut tt, style(0, 0), &g, limits, Instant::now()).expect("in play");
+        let mut s = search(&mut tt, style(0, 0), &g);
         let tac = super::super::Tactics::default();
         let eval = s.evaluate(1, &tac, 3);
         assert!(eval > 0, "black stands better: {eval}");
