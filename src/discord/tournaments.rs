@@ -544,6 +544,32 @@ fn may_manage(ctx: Context<'_>) -> bool {
         .is_some_and(|p| p.manage_guild())
 }
 
+/// Resolves the tournament a command names (or the server's only one, when it names none)
+/// and hands its id to `act` with the service: the refusal of either step is the result.
+async fn on_tournament<T>(
+    ctx: Context<'_>,
+    guild: GuildId,
+    tournament: Option<i64>,
+    act: impl AsyncFnOnce(&Service, TournamentId) -> Result<T, TournamentError>,
+) -> Result<T, TournamentError> {
+    let service = &ctx.data().service;
+    let t = service
+        .resolve_tournament(guild, tournament.map(TournamentId))
+        .await?;
+    act(service, t.row.id).await
+}
+
+/// Tells the member (only them) that what they asked of tournament `t` is done, in the
+/// message `key` (which names it), and brings its announcement up to date.
+async fn confirm(ctx: Context<'_>, key: &str, t: &Tournament) -> Result<(), Error> {
+    let data = ctx.data();
+    let lang = private_lang(ctx).await;
+    let name = plain(&t.row.name).into();
+    say_private(ctx, data.i18n.tr(lang, key, &[("name", name)])).await?;
+    refresh_announcement(ctx.http(), &data.service, &data.i18n, t).await;
+    Ok(())
+}
+
 async fn say_refusal(ctx: Context<'_>, e: &TournamentError) -> Result<(), Error> {
     let lang = private_lang(ctx).await;
     say_private(ctx, error_text(&ctx.data().i18n, lang, e)).await
@@ -753,30 +779,12 @@ pub async fn join(
     let Some(actor) = actor_of(ctx) else {
         return Ok(());
     };
-    let data = ctx.data();
-    let result = match data
-        .service
-        .resolve_tournament(actor.guild, tournament.map(TournamentId))
-        .await
-    {
-        Ok(t) => data.service.join_tournament(&actor, t.row.id).await,
-        Err(e) => Err(e),
-    };
+    let result = on_tournament(ctx, actor.guild, tournament, async |s, id| {
+        s.join_tournament(&actor, id).await
+    })
+    .await;
     match result {
-        Ok(t) => {
-            let lang = private_lang(ctx).await;
-            say_private(
-                ctx,
-                data.i18n.tr(
-                    lang,
-                    "tournament-joined",
-                    &[("name", plain(&t.row.name).into())],
-                ),
-            )
-            .await?;
-            refresh_announcement(ctx.http(), &data.service, &data.i18n, &t).await;
-            Ok(())
-        }
+        Ok(t) => confirm(ctx, "tournament-joined", &t).await,
         Err(e) => say_refusal(ctx, &e).await,
     }
 }
@@ -823,14 +831,10 @@ pub async fn leave(
         return Ok(());
     };
     let data = ctx.data();
-    let result = match data
-        .service
-        .resolve_tournament(actor.guild, tournament.map(TournamentId))
-        .await
-    {
-        Ok(t) => data.service.leave_tournament(&actor, t.row.id).await,
-        Err(e) => Err(e),
-    };
+    let result = on_tournament(ctx, actor.guild, tournament, async |s, id| {
+        s.leave_tournament(&actor, id).await
+    })
+    .await;
     match result {
         Ok(left) => {
             let lang = private_lang(ctx).await;
@@ -872,18 +876,10 @@ pub async fn start(
     };
     let data = ctx.data();
     let manager = may_manage(ctx);
-    let result = match data
-        .service
-        .resolve_tournament(actor.guild, tournament.map(TournamentId))
-        .await
-    {
-        Ok(t) => {
-            data.service
-                .start_tournament(&actor, t.row.id, manager)
-                .await
-        }
-        Err(e) => Err(e),
-    };
+    let result = on_tournament(ctx, actor.guild, tournament, async |s, id| {
+        s.start_tournament(&actor, id, manager).await
+    })
+    .await;
     let t = match result {
         Ok(t) => t,
         Err(e) => return say_refusal(ctx, &e).await,
@@ -930,35 +926,13 @@ pub async fn cancel(
     let Some(actor) = actor_of(ctx) else {
         return Ok(());
     };
-    let data = ctx.data();
     let manager = may_manage(ctx);
-    let result = match data
-        .service
-        .resolve_tournament(actor.guild, tournament.map(TournamentId))
-        .await
-    {
-        Ok(t) => {
-            data.service
-                .cancel_tournament(&actor, t.row.id, manager)
-                .await
-        }
-        Err(e) => Err(e),
-    };
+    let result = on_tournament(ctx, actor.guild, tournament, async |s, id| {
+        s.cancel_tournament(&actor, id, manager).await
+    })
+    .await;
     match result {
-        Ok(t) => {
-            let lang = private_lang(ctx).await;
-            say_private(
-                ctx,
-                data.i18n.tr(
-                    lang,
-                    "tournament-cancelled-by-you",
-                    &[("name", plain(&t.row.name).into())],
-                ),
-            )
-            .await?;
-            refresh_announcement(ctx.http(), &data.service, &data.i18n, &t).await;
-            Ok(())
-        }
+        Ok(t) => confirm(ctx, "tournament-cancelled-by-you", &t).await,
         Err(e) => say_refusal(ctx, &e).await,
     }
 }

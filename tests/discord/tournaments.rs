@@ -2,7 +2,8 @@
 //! the button and one leaves, started, round 1's threads (each from a message naming its game)
 //! and boards with their pings, its
 //! games played to the end, round 2 posted with the standings picture, and the standings in
-//! Finnish; then a restart, after which the buttons still answer.
+//! Finnish; then a restart, after which the buttons still answer. And the slash commands that
+//! join, leave and cancel, each answered privately.
 
 use serenity::all::{ChannelId, MessageId};
 
@@ -261,4 +262,89 @@ async fn a_swiss_tournament_from_creation_to_round_two() {
     );
     fake.assert_all_requests_valid();
     bot.shutdown().await;
+}
+
+/// `user` sends `/tournament <sub>` (naming no tournament: the server's only one); the answer.
+async fn slash(fake: &FakeDiscord, user: &TestUser, sub: &str) -> RecordedRequest {
+    let sent = fake
+        .send(SlashCommand::new("tournament").subcommand(sub).by(user))
+        .await;
+    fake.next_request(&Req::callback(&sent)).await
+}
+
+/// The slash commands `/tournament join`, `leave` and `cancel`: each answers only the member,
+/// naming the tournament, and edits the announcement; a second join, a cancel by someone else
+/// and a join after the cancel are refused privately, and the refusals change nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn joining_leaving_and_cancelling_by_slash_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let (fake, _bot) = connected(dir.path()).await;
+    let organiser = fake.add_user("organiser");
+    let ann = fake.add_user("ann");
+    let bo = fake.add_user("bo");
+    let sent = fake
+        .send(
+            SlashCommand::new("tournament")
+                .subcommand("create")
+                .by(&organiser)
+                .string("name", "Autumn Cup")
+                .integer("format", 1)
+                .integer("game", 0)
+                .integer("days_per_move", 2),
+        )
+        .await;
+    fake.next_request(&Req::callback(&sent)).await;
+    let announcement = message_id(&fake.original_message(&sent).expect("the announcement"));
+
+    let joined = slash(&fake, &ann, "join").await;
+    assert!(is_ephemeral(&joined), "{}", joined.summary());
+    assert_eq!(content(&joined), "You joined **Autumn Cup**.");
+    let path = format!("/channels/{}/messages/{announcement}", fake.channel_id());
+    let mention = ann.mention();
+    let listed = fake
+        .next_request(&Req::patch(&path).matching(move |r| content(r).contains(&mention)))
+        .await;
+    assert!(content(&listed).contains("(1/64)"), "{}", content(&listed));
+
+    let twice = slash(&fake, &ann, "join").await;
+    assert!(is_ephemeral(&twice), "{}", twice.summary());
+    assert_eq!(content(&twice), "You are already in this tournament.");
+
+    let left = slash(&fake, &ann, "leave").await;
+    assert!(is_ephemeral(&left), "{}", left.summary());
+    assert_eq!(content(&left), "You left **Autumn Cup**.");
+    let emptied = fake
+        .next_request(&Req::patch(&path).matching(|r| content(r).contains("No players yet")))
+        .await;
+    assert!(
+        !content(&emptied).contains(&ann.mention()),
+        "{}",
+        content(&emptied)
+    );
+
+    let refused = slash(&fake, &bo, "cancel").await;
+    assert!(is_ephemeral(&refused), "{}", refused.summary());
+    assert!(
+        content(&refused).contains("creator"),
+        "{}",
+        content(&refused)
+    );
+
+    let cancelled = slash(&fake, &organiser, "cancel").await;
+    assert!(is_ephemeral(&cancelled), "{}", cancelled.summary());
+    assert_eq!(content(&cancelled), "**Autumn Cup** is cancelled.");
+    fake.next_request(&Req::patch(&path).matching(|r| content(r).contains("Cancelled.")))
+        .await;
+    assert!(
+        button_ids(&fake.message(announcement).unwrap()).is_empty(),
+        "no Join or Leave after the cancel"
+    );
+
+    let late = slash(&fake, &bo, "join").await;
+    assert!(is_ephemeral(&late), "{}", late.summary());
+    assert!(
+        content(&late).starts_with("No tournament is open or running in this server."),
+        "{}",
+        content(&late)
+    );
 }
