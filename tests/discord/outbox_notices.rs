@@ -13,7 +13,7 @@ use gomoku_bot::i18n::I18n;
 use gomoku_bot::service::{Clock, ManualClock, Service, ServiceConfig, SystemClock};
 use gomoku_bot::store::StoreOptions;
 use serde_json::Value;
-use serenity::all::{ChannelId, MessageId};
+use serenity::all::ChannelId;
 
 use crate::bot::{
     button_ids, challenge, connected, content, is_ephemeral, play, start_bot, start_bot_with,
@@ -21,9 +21,9 @@ use crate::bot::{
 };
 use crate::outbox::{nothing_owed, restart, valid_but_for_a_thread_already_opened, wait_for};
 use crate::support::fake_discord::{
-    Click, ErrorAnswer, FakeDiscord, RecordedRequest, Req, RunningBot, SlashCommand, TestUser,
-    message_id,
+    ErrorAnswer, FakeDiscord, RecordedRequest, Req, RunningBot, SlashCommand, TestUser, message_id,
 };
+use crate::tournaments::{click, create_swiss};
 
 const HOUR: Duration = Duration::from_secs(3600);
 
@@ -347,17 +347,6 @@ async fn a_computer_game_whose_thread_discord_refused_gets_it_once_after_a_resta
     svc.close().await;
 }
 
-/// `user` clicks `id` on `message`; the callback.
-async fn click(
-    fake: &FakeDiscord,
-    user: &TestUser,
-    message: MessageId,
-    id: &str,
-) -> RecordedRequest {
-    let sent = fake.send(Click::button(message, id).by(user)).await;
-    fake.next_request(&Req::callback(&sent)).await
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tournament_round_posted_through_lost_answers_and_a_restart_posts_each_message_once() {
     let dir = tempfile::tempdir().unwrap();
@@ -368,19 +357,7 @@ async fn a_tournament_round_posted_through_lost_answers_and_a_restart_posts_each
         .iter()
         .map(|n| fake.add_user(n))
         .collect();
-    let sent = fake
-        .send(
-            SlashCommand::new("tournament")
-                .subcommand("create")
-                .by(&organiser)
-                .string("name", "Winter Cup")
-                .integer("format", 1)
-                .integer("game", 0)
-                .integer("days_per_move", 2),
-        )
-        .await;
-    fake.next_request(&Req::callback(&sent)).await;
-    let announcement = message_id(&fake.original_message(&sent).expect("the announcement"));
+    let (_, announcement) = create_swiss(&fake, &organiser, "Winter Cup").await;
     for m in &members {
         let update = click(&fake, m, announcement, "gt:join:1").await;
         assert!(!is_ephemeral(&update), "{}", update.summary());

@@ -13,7 +13,7 @@ use crate::support::fake_discord::{
 };
 
 /// `user` clicks `id` on `message`; the callback.
-async fn click(
+pub(crate) async fn click(
     fake: &FakeDiscord,
     user: &TestUser,
     message: MessageId,
@@ -21,6 +21,29 @@ async fn click(
 ) -> RecordedRequest {
     let sent = fake.send(Click::button(message, id).by(user)).await;
     fake.next_request(&Req::callback(&sent)).await
+}
+
+/// `organiser` creates a Swiss tournament called `name` (Gomoku, two days a move): the answer
+/// (the public announcement) and the announcement's message.
+pub(crate) async fn create_swiss(
+    fake: &FakeDiscord,
+    organiser: &TestUser,
+    name: &str,
+) -> (RecordedRequest, MessageId) {
+    let sent = fake
+        .send(
+            SlashCommand::new("tournament")
+                .subcommand("create")
+                .by(organiser)
+                .string("name", name)
+                .integer("format", 1)
+                .integer("game", 0)
+                .integer("days_per_move", 2),
+        )
+        .await;
+    let answer = fake.next_request(&Req::callback(&sent)).await;
+    let announcement = message_id(&fake.original_message(&sent).expect("the announcement"));
+    (answer, announcement)
 }
 
 /// The round's boards as posted in their threads: (thread, seat 1's user id, seat 2's).
@@ -104,18 +127,7 @@ async fn a_swiss_tournament_from_creation_to_round_two() {
         .map(|n| fake.add_user(n))
         .collect();
     // Create: a public announcement with Join / Leave.
-    let sent = fake
-        .send(
-            SlashCommand::new("tournament")
-                .subcommand("create")
-                .by(&organiser)
-                .string("name", "Spring Open")
-                .integer("format", 1)
-                .integer("game", 0)
-                .integer("days_per_move", 2),
-        )
-        .await;
-    let answer = fake.next_request(&Req::callback(&sent)).await;
+    let (answer, announcement) = create_swiss(&fake, &organiser, "Spring Open").await;
     assert!(!is_ephemeral(&answer), "{}", answer.summary());
     let text = content(&answer);
     assert!(
@@ -123,7 +135,6 @@ async fn a_swiss_tournament_from_creation_to_round_two() {
         "{text}"
     );
     assert!(text.contains("No players yet"), "{text}");
-    let announcement = message_id(&fake.original_message(&sent).expect("the announcement"));
     let ids = button_ids(&fake.message(announcement).unwrap());
     assert_eq!(ids, ["gt:join:1", "gt:leave:1"]);
     // Five join; one joins twice and is told privately; one leaves.
@@ -282,19 +293,7 @@ async fn joining_leaving_and_cancelling_by_slash_command() {
     let organiser = fake.add_user("organiser");
     let ann = fake.add_user("ann");
     let bo = fake.add_user("bo");
-    let sent = fake
-        .send(
-            SlashCommand::new("tournament")
-                .subcommand("create")
-                .by(&organiser)
-                .string("name", "Autumn Cup")
-                .integer("format", 1)
-                .integer("game", 0)
-                .integer("days_per_move", 2),
-        )
-        .await;
-    fake.next_request(&Req::callback(&sent)).await;
-    let announcement = message_id(&fake.original_message(&sent).expect("the announcement"));
+    let (_, announcement) = create_swiss(&fake, &organiser, "Autumn Cup").await;
 
     let joined = slash(&fake, &ann, "join").await;
     assert!(is_ephemeral(&joined), "{}", joined.summary());
