@@ -23,7 +23,7 @@ use crate::outbox::{nothing_owed, restart, valid_but_for_a_thread_already_opened
 use crate::support::fake_discord::{
     ErrorAnswer, FakeDiscord, RecordedRequest, Req, RunningBot, SlashCommand, TestUser, message_id,
 };
-use crate::tournaments::{click, create_swiss};
+use crate::tournaments::{click, create_swiss, slash};
 
 const HOUR: Duration = Duration::from_secs(3600);
 
@@ -382,14 +382,7 @@ async fn a_tournament_round_posted_through_lost_answers_and_a_restart_posts_each
     fake.lose_answer_once(opening.clone(), ErrorAnswer::server_error(502));
     fake.lose_answer_once(board.clone(), ErrorAnswer::server_error(502));
     fake.fail(pairings.clone(), ErrorAnswer::server_error(503));
-    let sent = fake
-        .send(
-            SlashCommand::new("tournament")
-                .subcommand("start")
-                .by(&organiser),
-        )
-        .await;
-    let started = fake.next_request(&Req::callback(&sent)).await;
+    let started = slash(&fake, &organiser, "start").await;
     assert!(!is_ephemeral(&started), "{}", started.summary());
     wait_for("an attempt at the pairings", || {
         !fake.requests_matching(&pairings).is_empty()

@@ -23,6 +23,14 @@ pub(crate) async fn click(
     fake.next_request(&Req::callback(&sent)).await
 }
 
+/// `user` sends `/tournament <sub>` (naming no tournament: the server's only one); the answer.
+pub(crate) async fn slash(fake: &FakeDiscord, user: &TestUser, sub: &str) -> RecordedRequest {
+    let sent = fake
+        .send(SlashCommand::new("tournament").subcommand(sub).by(user))
+        .await;
+    fake.next_request(&Req::callback(&sent)).await
+}
+
 /// `organiser` creates a Swiss tournament called `name` (Gomoku, two days a move): the answer
 /// (the public announcement) and the announcement's message.
 pub(crate) async fn create_swiss(
@@ -157,24 +165,10 @@ async fn a_swiss_tournament_from_creation_to_round_two() {
     );
     assert!(content(&left).contains("(4/64)"), "{}", content(&left));
     // Someone else may not start it.
-    let sent = fake
-        .send(
-            SlashCommand::new("tournament")
-                .subcommand("start")
-                .by(&members[1]),
-        )
-        .await;
-    let refused = fake.next_request(&Req::callback(&sent)).await;
+    let refused = slash(&fake, &members[1], "start").await;
     assert!(is_ephemeral(&refused) && content(&refused).contains("creator"));
     // The organiser starts it: two rounds for four players, two games a round.
-    let sent = fake
-        .send(
-            SlashCommand::new("tournament")
-                .subcommand("start")
-                .by(&organiser),
-        )
-        .await;
-    let started = fake.next_request(&Req::callback(&sent)).await;
+    let started = slash(&fake, &organiser, "start").await;
     assert!(
         content(&started).contains("2 rounds"),
         "{}",
@@ -275,21 +269,13 @@ async fn a_swiss_tournament_from_creation_to_round_two() {
     bot.shutdown().await;
 }
 
-/// `user` sends `/tournament <sub>` (naming no tournament: the server's only one); the answer.
-async fn slash(fake: &FakeDiscord, user: &TestUser, sub: &str) -> RecordedRequest {
-    let sent = fake
-        .send(SlashCommand::new("tournament").subcommand(sub).by(user))
-        .await;
-    fake.next_request(&Req::callback(&sent)).await
-}
-
 /// The slash commands `/tournament join`, `leave` and `cancel`: each answers only the member,
 /// naming the tournament, and edits the announcement; a second join, a cancel by someone else
-/// and a join after the cancel are refused privately, and the refusals change nothing.
+/// and a join after the cancel are refused privately. Every request the bot made is valid.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn joining_leaving_and_cancelling_by_slash_command() {
     let dir = tempfile::tempdir().unwrap();
-    let (fake, _bot) = connected(dir.path()).await;
+    let (fake, bot) = connected(dir.path()).await;
     let organiser = fake.add_user("organiser");
     let ann = fake.add_user("ann");
     let bo = fake.add_user("bo");
@@ -346,4 +332,6 @@ async fn joining_leaving_and_cancelling_by_slash_command() {
         "{}",
         content(&late)
     );
+    fake.assert_all_requests_valid();
+    bot.shutdown().await;
 }
