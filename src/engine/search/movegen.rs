@@ -178,7 +178,8 @@ impl Search<'_> {
 
     /// When the opponent threatens to make an open four (or two fours) next move and nothing
     /// wins at once, the only moves worth searching: those that stand on one of the opponent's
-    /// four-making points (every defence of a three does), the mover's own fours, and captures.
+    /// four-making points (every defence of a three does), the mover's own fours, captures
+    /// and, in capture games, the capture threats that answer it.
     /// `None` when there is no such threat (or no such move).
     pub(super) fn defences(&self, me: u8, cands: &[Cand], tac: &Tactics) -> Option<Vec<Cand>> {
         let opp = 3 - me;
@@ -196,6 +197,16 @@ impl Search<'_> {
                     || tac.my_captures.contains(&c.cell)
             })
             .collect();
+        if b.captures != crate::rules::Captures::None && self.style.cap_answers {
+            // In capture games a three is also answered by threatening to take a stone of the
+            // four to come, or by threatening a capture that reaches the goal (as the VCT
+            // search's defender does): without them the search took threes for more forcing
+            // than they are, and claimed wins that were not there.
+            let known: Vec<u16> = keep.iter().map(|c| c.cell).collect();
+            let mut more = self.capture_threat_answers(opp, &known);
+            more.extend(self.goal_threats(me, &known));
+            keep.extend(cands.iter().copied().filter(|c| more.contains(&c.cell)));
+        }
         keep.sort_unstable_by_key(order);
         (!keep.is_empty()).then_some(keep)
     }

@@ -70,8 +70,9 @@ pub struct Style {
     /// Capture games: evaluation points per takeable run with both ends open (the
     /// opponent's count less the mover's).
     pub open_pair: i32,
-    /// Capture games: whether the VCT search's defender also answers a three with the moves
-    /// that threaten to take a stone of the four to come (`src/engine/search/threats.rs`).
+    /// Capture games: whether a three may also be answered by the moves that threaten to take
+    /// a stone of the four to come, or to make a capture reaching the goal, in the VCT
+    /// search's defence and in the main search's (`src/engine/search/threats.rs`).
     pub cap_answers: bool,
     /// Fours the side to move may try at a quiet leaf before its evaluation counts (a
     /// quiescence over continuous fours, `src/engine/search/quiesce.rs`): a leaf whose mover

@@ -379,7 +379,7 @@ impl Search<'_> {
     /// threaten to take a stone of the attacker's lying on such a four's line within four
     /// points of its point. Should the attacker go on to the four, taking that stone breaks it
     /// (and the capture counts), so such a move answers a three as a block does.
-    fn capture_threat_answers(&self, attacker: u8, known: &[u16]) -> Vec<u16> {
+    pub(super) fn capture_threat_answers(&self, attacker: u8, known: &[u16]) -> Vec<u16> {
         let b = &self.b;
         let mut answers: Vec<u16> = Vec::new();
         if b.captures == crate::rules::Captures::None {
@@ -416,6 +416,27 @@ impl Search<'_> {
         answers
     }
 
+    /// In capture games with a capture goal: the empty points (other than `known`) where
+    /// `defender` would threaten a capture that reaches the goal. Against a three such a move
+    /// answers as a four does: should the attacker make the four, the defender takes the
+    /// stones and wins first.
+    pub(super) fn goal_threats(&self, defender: u8, known: &[u16]) -> Vec<u16> {
+        let b = &self.b;
+        let goal = u32::from(b.capture_win);
+        if b.captures == crate::rules::Captures::None || goal == 0 {
+            return Vec::new();
+        }
+        let have = u32::from(b.captured(defender));
+        let di = usize::from(defender - 1);
+        let check = self.needs_check();
+        b.frontier()
+            .filter(|&i| have + b.capture_attacks(i)[di] >= goal)
+            .filter(|&i| self.legal_cell(i, check))
+            .map(|i| i as u16)
+            .filter(|c| !known.contains(c))
+            .collect()
+    }
+
     /// Defender to move after an attacker's threat: whether every answer still loses. The
     /// answers: the attacker's winning points after a four; after a three, every point where
     /// the attacker would make a four (the blocks), the defender's own fours and, in capture
@@ -449,6 +470,8 @@ impl Search<'_> {
         if three && self.style.cap_answers {
             let answers = self.capture_threat_answers(attacker, &replies);
             replies.extend(answers);
+            let goal = self.goal_threats(defender, &replies);
+            replies.extend(goal);
         }
         self.every_reply_loses(replies, |s| s.vct_attack(attacker, depth - 1))
     }

@@ -148,3 +148,83 @@ fn a_threat_to_take_a_stone_of_the_four_answers_a_three() {
     assert_eq!(blocks.len(), 4);
     assert!(s.capture_threat_answers(1, &blocks).is_empty());
 }
+
+/// The names of `cells`, sorted.
+fn names(b: &crate::engine::board::Board, cells: impl IntoIterator<Item = u16>) -> Vec<String> {
+    let mut v: Vec<String> = cells
+        .into_iter()
+        .map(|c| b.point(usize::from(c)).expect("on board").to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+/// The main search's answers to black's open three (white to move) in the Pente position above,
+/// with `cap_answers` as given and the rules of `spec`.
+fn main_search_answers(spec: &str, cap_answers: bool) -> Vec<String> {
+    let g = game(spec, "K10 A1 C3 A19 C4 T1 L10 T19 K11 S2 M10");
+    let mut tt = crate::engine::tt::Table::new(10);
+    let mut style = Engine::seeded(Level::MAX, 1).style;
+    style.cap_answers = cap_answers;
+    let s = super::super::Search::threats(&mut tt, style, &g, limits(), std::time::Instant::now())
+        .expect("a position in play");
+    let (cands, tac) = s.generate_unsorted(2);
+    let answers = s.defences(2, &cands, &tac).expect("a three to answer");
+    names(&s.b, answers.iter().map(|c| c.cell))
+}
+
+/// The main search answers a three as the VCT search's defender does: besides the blocks, the
+/// threats to take a stone of the four to come (before, it searched the blocks alone, took
+/// threes in capture games for more forcing than they are, and claimed wins that were not
+/// there: K15 at ply 32 of a Keryo game against pente.org's engine, "won" in 19 plies, lost).
+/// Near the capture goal, every threat of a capture reaching it answers too.
+#[test]
+fn the_main_search_answers_a_three_with_capture_threats() {
+    let blocks = ["H10", "J10", "N10", "O10"];
+    assert_eq!(main_search_answers("pente", false), blocks);
+    let with_threats = ["H10", "J10", "J12", "K12", "K9", "M9", "N10", "O10"];
+    assert_eq!(main_search_answers("pente", true), with_threats);
+    // Two stones to win: a threat to take any pair, C3 C4 far from the three too, answers.
+    let near_goal = [
+        "C2", "C5", "H10", "J10", "J12", "K12", "K9", "M9", "N10", "O10",
+    ];
+    assert_eq!(main_search_answers("pente capture_win=2", true), near_goal);
+    // Without captures a three has only its blocks.
+    assert_eq!(main_search_answers("gomoku size=19", true), blocks);
+}
+
+/// The capture threats reaching the goal: none without a goal, none without captures, and
+/// none already known.
+#[test]
+fn goal_threats_need_a_goal_in_reach() {
+    let moves = "K10 A1 C3 A19 C4 T1 L10 T19 K11 S2 M10";
+    let mut tt = crate::engine::tt::Table::new(10);
+    let style = Engine::seeded(Level::MAX, 1).style;
+    let mut threats = |spec: &str, known: &[&str]| {
+        let g = game(spec, moves);
+        let s =
+            super::super::Search::threats(&mut tt, style, &g, limits(), std::time::Instant::now())
+                .expect("a position in play");
+        let known: Vec<u16> = known
+            .iter()
+            .map(|n| {
+                let p = Point::parse(n, 19).expect("point");
+                u16::try_from(crate::engine::board::cell_of(p)).expect("cell")
+            })
+            .collect();
+        let found = s.goal_threats(2, &known);
+        names(&s.b, found)
+    };
+    assert_eq!(
+        threats("pente capture_win=2", &[]),
+        ["C2", "C5", "J12", "K12", "K9", "M9"]
+    );
+    assert_eq!(
+        threats("pente capture_win=2", &["C2", "K9"]),
+        ["C5", "J12", "K12", "M9"]
+    );
+    // Ten stones to win and none taken: no single threat reaches it.
+    assert!(threats("pente", &[]).is_empty());
+    assert!(threats("pente capture_win=0", &[]).is_empty());
+    assert!(threats("gomoku size=19", &[]).is_empty());
+}
