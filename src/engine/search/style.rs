@@ -214,9 +214,10 @@ impl Style {
     }
 
     /// Levels 5 and up; the lower levels change only what makes them weaker. The settings
-    /// measured without a gain in the arena (`docs/engine-measurements.md`) are off here, kept for A/B tests
-    /// (`level=5,guard=8,extend_threes=true,rfp=60,...`). Move count pruning and the late
-    /// move reductions are on: together about two plies deeper at equal nodes.
+    /// measured without a gain in the arena (`docs/engine-measurements.md`) are off here,
+    /// kept for A/B tests (`level=5,guard=8,extend_threes=true,rfp=60,...`). Move count
+    /// pruning and the late move reductions are on: together about two plies deeper at equal
+    /// nodes.
     const STRONGEST: Style = Style {
         max_depth: 64,
         width: 12,
