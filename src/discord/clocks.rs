@@ -48,24 +48,6 @@ pub fn time_choice_error_text(i18n: &I18n, lang: Lang, e: TimeChoiceError) -> St
     }
 }
 
-/// "10 minutes per move".
-pub fn minutes_text(i18n: &I18n, lang: Lang, minutes: u16) -> String {
-    i18n.tr(
-        lang,
-        "clock-minutes-per-move",
-        &[("minutes", minutes.into())],
-    )
-}
-
-/// The refusal of a live time control that is not allowed.
-pub fn bad_minutes_text(i18n: &I18n, lang: Lang, minutes: u16) -> String {
-    i18n.tr(
-        lang,
-        "clock-err-bad-minutes",
-        &[("minutes", minutes.into())],
-    )
-}
-
 /// `<t:UNIX:R>`: Discord shows it in each reader's own time zone ("in 3 hours").
 pub fn relative_time(t: crate::service::Timestamp) -> String {
     format!("<t:{}:R>", t.unix_seconds())
@@ -572,8 +554,8 @@ mod tests {
         let i18n = I18n::load();
         for lang in Lang::ALL {
             for text in [
-                minutes_text(&i18n, lang, 5),
-                bad_minutes_text(&i18n, lang, 4),
+                text::minutes_text(&i18n, lang, 5),
+                text::bad_minutes_text(&i18n, lang, 4),
                 time_choice_error_text(&i18n, lang, TimeChoiceError::Both),
                 vacation_text(
                     &i18n,

@@ -95,7 +95,7 @@ mod tests {
     #[test]
     fn every_command_text_exists_in_every_language_and_fits_discords_limits() {
         let i18n = I18n::load();
-        let raw = super::super::commands::all();
+        let raw = super::super::all_commands();
         for key in keys(&raw) {
             for lang in Lang::ALL {
                 assert!(i18n.has(lang, &key), "{lang} lacks {key}");

@@ -6,8 +6,10 @@
 //! working after a restart. Errors go privately to whoever caused them, in their language.
 
 pub mod buttons;
+mod choices;
 pub mod clocks;
 mod commands;
+mod context;
 pub mod engine;
 pub mod engine_jobs;
 pub mod fatal;
@@ -141,9 +143,34 @@ pub fn actor(
     }
 }
 
+/// Every command of the bot, in menu order (here, at the root of the Discord layer, so that
+/// no command module needs to know the others).
+fn all_commands() -> Vec<poise::Command<Data, Error>> {
+    vec![
+        commands::challenge(),
+        commands::move_(),
+        commands::board(),
+        commands::games(),
+        commands::resign(),
+        commands::rules(),
+        commands::prefs(),
+        commands::settings(),
+        commands::export(),
+        offers::undo(),
+        offers::draw(),
+        clocks::vacation(),
+        ratings::leaderboard(),
+        ratings::rating(),
+        ratings::history(),
+        ratings::replay(),
+        tournaments::tournament(),
+        review::review(),
+    ]
+}
+
 /// The commands, with their Spanish and Finnish names and descriptions.
 pub fn commands(i18n: &I18n) -> Vec<poise::Command<Data, Error>> {
-    let mut list = commands::all();
+    let mut list = all_commands();
     localize::apply(&mut list, i18n);
     list
 }

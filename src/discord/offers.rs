@@ -20,7 +20,7 @@ use serenity::{
 use tracing::warn;
 
 use super::buttons::{ButtonAction, button, reply_private};
-use super::commands::{actor_of, autocomplete_game, public_lang, say_error};
+use super::context::{actor_of, autocomplete_game, public_lang, say_error};
 use super::post::{self, Origin, Responder};
 use super::rest::{Op, counted};
 use super::text::{self, error_text, mention};
@@ -29,7 +29,7 @@ use crate::i18n::{I18n, Lang};
 use crate::rules::Action;
 use crate::service::{
     Actor, Challenge, ChannelId, GameId, GameView, MessageId, Notify, Offer, OfferError, OfferId,
-    OfferKind, OfferMade, OfferStatus, Outcome, ServiceError, UserId,
+    OfferKind, OfferMade, Outcome, ServiceError, UserId,
 };
 
 const PREFIX: &str = "gb";
@@ -124,36 +124,6 @@ fn answer_buttons(i18n: &I18n, lang: Lang, offer: &Offer) -> Vec<CreateActionRow
             ButtonStyle::Secondary,
         ),
     ])]
-}
-
-/// Why a take-back, draw or rematch was refused, in words.
-pub fn offer_error_text(i18n: &I18n, lang: Lang, e: &OfferError) -> String {
-    match e {
-        OfferError::NoSuchOffer => i18n.get(lang, "err-offer-no-such"),
-        OfferError::NothingToUndo => i18n.get(lang, "err-offer-nothing-to-undo"),
-        OfferError::DrawTwoPlayersOnly => i18n.get(lang, "err-offer-draw-two-players"),
-        OfferError::RematchTwoPlayersOnly => i18n.get(lang, "err-offer-rematch-two-players"),
-        OfferError::OwnOffer => i18n.get(lang, "err-offer-own"),
-        OfferError::Expired => i18n.get(lang, "err-offer-expired"),
-        OfferError::Closed(s) => i18n.get(
-            lang,
-            match s {
-                OfferStatus::Accepted => "err-offer-accepted",
-                OfferStatus::Declined => "err-offer-declined",
-                OfferStatus::Withdrawn => "err-offer-withdrawn",
-                OfferStatus::Open | OfferStatus::Expired => "err-offer-expired",
-            },
-        ),
-        OfferError::Pending(_) => i18n.get(lang, "err-offer-pending"),
-        OfferError::GameNotOver => i18n.get(lang, "err-offer-game-not-over"),
-        OfferError::RematchPending(_) => i18n.get(lang, "err-offer-rematch-pending"),
-        OfferError::AlreadyRematched(Some(g)) => {
-            i18n.tr(lang, "err-offer-rematched-as", &[("id", g.0.into())])
-        }
-        OfferError::AlreadyRematched(None) => i18n.get(lang, "err-offer-rematched"),
-        OfferError::AgainstComputer => i18n.get(lang, "err-offer-computer"),
-        OfferError::NotAgainstComputer => i18n.get(lang, "err-offer-not-computer"),
-    }
 }
 
 /// Actions as a list: `J9, A2`.
@@ -314,7 +284,7 @@ async fn post_offer(ctx: Context<'_>, made: OfferMade) -> Result<(), Error> {
             }
         }
     } else {
-        let plang = super::commands::private_lang(ctx).await;
+        let plang = super::context::private_lang(ctx).await;
         let message = CreateMessage::new()
             .content(content)
             .components(components)
@@ -419,7 +389,7 @@ async fn take_back_from_computer(
                 ctx.serenity_context(),
                 data,
                 Responder::Command(ctx),
-                &super::commands::origin(ctx),
+                &super::context::origin(ctx),
                 &view,
                 Some(line),
             )
@@ -723,6 +693,7 @@ async fn rematch(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::service::OfferStatus;
 
     #[test]
     fn custom_ids_round_trip_and_fit() {
@@ -788,10 +759,10 @@ mod tests {
         ];
         for lang in Lang::ALL {
             for e in &errors {
-                let words = offer_error_text(&i18n, lang, e);
+                let words = text::offer_error_text(&i18n, lang, e);
                 assert!(!words.starts_with("err-"), "{lang} {e:?}: {words}");
             }
-            assert!(offer_error_text(&i18n, lang, &errors[14]).contains('7'));
+            assert!(text::offer_error_text(&i18n, lang, &errors[14]).contains('7'));
         }
     }
 }

@@ -386,18 +386,18 @@ fn refusal_words(i18n: &I18n, lang: Lang, e: &ServiceError) -> String {
 
 /// `/move` without `at`: the picker for the caller's game.
 pub async fn open_from_command(ctx: Context<'_>, game: Option<GameId>) -> Result<(), Error> {
-    let Some(actor) = super::commands::actor_of(ctx) else {
+    let Some(actor) = super::context::actor_of(ctx) else {
         return Ok(());
     };
     let data = ctx.data();
     let view = match data.service.board(&actor, game).await {
         Ok(v) => v,
-        Err(e) => return super::commands::say_error(ctx, &e).await,
+        Err(e) => return super::context::say_error(ctx, &e).await,
     };
     if let Some(e) = refusal(&view, actor.user.id, None) {
-        return super::commands::say_error(ctx, &e).await;
+        return super::context::say_error(ctx, &e).await;
     }
-    let lang = super::commands::private_lang(ctx).await;
+    let lang = super::context::private_lang(ctx).await;
     let w = Window::start(&view.game);
     let reply = poise::CreateReply::default()
         .content(picker_text(&data.i18n, lang, &view, w))

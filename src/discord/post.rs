@@ -22,16 +22,8 @@ use crate::service::{
     Service, ServiceError, UserId,
 };
 
-/// Where an interaction came from.
-#[derive(Clone, Debug)]
-pub struct Origin {
-    /// Its channel.
-    pub channel: ChannelId,
-    /// The guild's Discord locale.
-    pub guild_locale: Option<String>,
-    /// The largest file the answer may carry.
-    pub attachment_size_limit: u32,
-}
+// Defined beside the other context helpers, a leaf module; most callers know it from here.
+pub use super::context::Origin;
 
 /// A message about to be sent anywhere (answer, follow-up, channel message).
 pub struct Outgoing {

@@ -12,9 +12,8 @@ use serenity::{
     CreateInteractionResponseMessage,
 };
 
-use super::commands::{
-    GameChoice, actor_of, origin, private_lang, public_lang, say_error, say_private,
-};
+use super::choices::GameChoice;
+use super::context::{actor_of, origin, private_lang, public_lang, say_error, say_private};
 use super::rest::{Op, counted};
 use super::text::{self, mention};
 use super::{Context, Data, Error};

@@ -19,7 +19,7 @@ use serenity::{
 };
 use tracing::{info, warn};
 
-use super::commands::{actor_of, private_lang, say_error};
+use super::context::{actor_of, private_lang, say_error};
 use super::engine::Shared;
 use super::ratings::autocomplete_any_game;
 use super::rest::{Op, counted};
@@ -27,7 +27,7 @@ use super::text::{self, error_text};
 use super::{Context, Data, Error};
 use crate::i18n::{I18n, Lang};
 use crate::render::{self, RenderOptions};
-use crate::service::review::{Analyser, Class, Review, ReviewError, ReviewStart};
+use crate::service::review::{Analyser, Class, Review, ReviewStart};
 use crate::service::{ChannelId, GameId, GameView, GuildId, MessageId, UserId};
 
 const PREFIX: &str = "gr";
@@ -59,15 +59,6 @@ pub fn review_buttons(i18n: &I18n, lang: Lang, view: &GameView) -> Vec<CreateAct
     ])]
 }
 
-/// A review refusal in words.
-pub fn refusal_text(i18n: &I18n, lang: Lang, e: &ReviewError) -> String {
-    match e {
-        ReviewError::InProgress => i18n.get(lang, "review-in-progress"),
-        ReviewError::TooManyPlayers => i18n.get(lang, "review-two-players"),
-        ReviewError::BadRecord(_) => i18n.get(lang, "err-internal"),
-    }
-}
-
 /// Review a finished game with the engine: a win-chance chart and the turning points.
 #[poise::command(slash_command, guild_only)]
 pub async fn review(
@@ -78,7 +69,7 @@ pub async fn review(
         return Ok(());
     };
     let data = ctx.data();
-    let lang = super::commands::public_lang(ctx).await;
+    let lang = super::context::public_lang(ctx).await;
     let (view, start) = match data
         .service
         .start_review(actor.guild, GameId(game), lang.code())
@@ -91,7 +82,7 @@ pub async fn review(
     match start {
         ReviewStart::Busy => {
             let lang = private_lang(ctx).await;
-            super::commands::say_private(ctx, data.i18n.get(lang, "review-busy")).await
+            super::context::say_private(ctx, data.i18n.get(lang, "review-busy")).await
         }
         ReviewStart::Stored(r) => {
             let reply = finished_reply(&shared, lang, &view, &r).await;

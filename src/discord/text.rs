@@ -6,9 +6,10 @@ use fluent_bundle::FluentValue;
 use crate::i18n::{I18n, Lang, rules_text};
 use crate::render::{Labels, RenderOptions};
 use crate::rules::{Conflict, MoveReport, OfferProblem, Phase, PlayError, PointError, RulesError};
+use crate::service::review::ReviewError;
 use crate::service::{
-    Challenge, ChallengeStatus, GameStatus, GameSummary, GameView, Preferences, ResultReason,
-    ServiceError, StorageErrorKind, TimeControl, UserId,
+    Challenge, ChallengeStatus, GameStatus, GameSummary, GameView, OfferError, OfferStatus,
+    Preferences, ResultReason, ServiceError, StorageErrorKind, TimeControl, UserId,
 };
 
 /// A user mention (`<@id>`).
@@ -124,7 +125,7 @@ pub fn error_text(i18n: &I18n, lang: Lang, e: &ServiceError) -> String {
         ServiceError::NoSuchChallenge => i18n.get(lang, "err-no-such-challenge"),
         ServiceError::NotYourTurn => i18n.get(lang, "err-not-your-turn"),
         ServiceError::GameOver => i18n.get(lang, "err-game-over"),
-        ServiceError::Review(r) => super::review::refusal_text(i18n, lang, r),
+        ServiceError::Review(r) => review_refusal_text(i18n, lang, r),
         ServiceError::Illegal(p) => play_error_text(i18n, lang, p),
         ServiceError::BadPoint(PointError::Malformed(t)) => {
             i18n.tr(lang, "err-malformed-point", &[("text", t.clone().into())])
@@ -165,8 +166,8 @@ pub fn error_text(i18n: &I18n, lang: Lang, e: &ServiceError) -> String {
         ServiceError::BadTimeControl(d) => {
             i18n.tr(lang, "err-bad-time-control", &[("days", (*d).into())])
         }
-        ServiceError::Offer(o) => super::offers::offer_error_text(i18n, lang, o),
-        ServiceError::BadMinutesPerMove(m) => super::clocks::bad_minutes_text(i18n, lang, *m),
+        ServiceError::Offer(o) => offer_error_text(i18n, lang, o),
+        ServiceError::BadMinutesPerMove(m) => bad_minutes_text(i18n, lang, *m),
         ServiceError::Storage(s) => i18n.get(
             lang,
             match s.kind {
@@ -239,7 +240,7 @@ pub fn time_text(i18n: &I18n, lang: Lang, t: TimeControl) -> String {
     match t {
         TimeControl::Unlimited => i18n.get(lang, "time-unlimited"),
         TimeControl::DaysPerMove(d) => i18n.tr(lang, "time-days-per-move", &[("days", d.into())]),
-        TimeControl::MinutesPerMove(m) => super::clocks::minutes_text(i18n, lang, m),
+        TimeControl::MinutesPerMove(m) => minutes_text(i18n, lang, m),
     }
 }
 
@@ -676,6 +677,63 @@ pub fn clip(text: String) -> String {
     let mut out: String = text.chars().take(LIMIT - 1).collect();
     out.push('…');
     out
+}
+
+/// A review refusal in words.
+pub fn review_refusal_text(i18n: &I18n, lang: Lang, e: &ReviewError) -> String {
+    match e {
+        ReviewError::InProgress => i18n.get(lang, "review-in-progress"),
+        ReviewError::TooManyPlayers => i18n.get(lang, "review-two-players"),
+        ReviewError::BadRecord(_) => i18n.get(lang, "err-internal"),
+    }
+}
+
+/// Why a take-back, draw or rematch was refused, in words.
+pub fn offer_error_text(i18n: &I18n, lang: Lang, e: &OfferError) -> String {
+    match e {
+        OfferError::NoSuchOffer => i18n.get(lang, "err-offer-no-such"),
+        OfferError::NothingToUndo => i18n.get(lang, "err-offer-nothing-to-undo"),
+        OfferError::DrawTwoPlayersOnly => i18n.get(lang, "err-offer-draw-two-players"),
+        OfferError::RematchTwoPlayersOnly => i18n.get(lang, "err-offer-rematch-two-players"),
+        OfferError::OwnOffer => i18n.get(lang, "err-offer-own"),
+        OfferError::Expired => i18n.get(lang, "err-offer-expired"),
+        OfferError::Closed(s) => i18n.get(
+            lang,
+            match s {
+                OfferStatus::Accepted => "err-offer-accepted",
+                OfferStatus::Declined => "err-offer-declined",
+                OfferStatus::Withdrawn => "err-offer-withdrawn",
+                OfferStatus::Open | OfferStatus::Expired => "err-offer-expired",
+            },
+        ),
+        OfferError::Pending(_) => i18n.get(lang, "err-offer-pending"),
+        OfferError::GameNotOver => i18n.get(lang, "err-offer-game-not-over"),
+        OfferError::RematchPending(_) => i18n.get(lang, "err-offer-rematch-pending"),
+        OfferError::AlreadyRematched(Some(g)) => {
+            i18n.tr(lang, "err-offer-rematched-as", &[("id", g.0.into())])
+        }
+        OfferError::AlreadyRematched(None) => i18n.get(lang, "err-offer-rematched"),
+        OfferError::AgainstComputer => i18n.get(lang, "err-offer-computer"),
+        OfferError::NotAgainstComputer => i18n.get(lang, "err-offer-not-computer"),
+    }
+}
+
+/// "10 minutes per move".
+pub fn minutes_text(i18n: &I18n, lang: Lang, minutes: u16) -> String {
+    i18n.tr(
+        lang,
+        "clock-minutes-per-move",
+        &[("minutes", minutes.into())],
+    )
+}
+
+/// The refusal of a live time control that is not allowed.
+pub fn bad_minutes_text(i18n: &I18n, lang: Lang, minutes: u16) -> String {
+    i18n.tr(
+        lang,
+        "clock-err-bad-minutes",
+        &[("minutes", minutes.into())],
+    )
 }
 
 #[cfg(test)]

@@ -22,11 +22,11 @@ use serenity::{
 };
 use tracing::warn;
 
-use super::commands::{
+use super::choices::{
     CapturesChoice, GameChoice, LineChoice, OpeningChoice, OverlineChoice, PlayersChoice,
-    RuleChoices, SelfCaptureChoice, SizeChoice, actor_of, interaction, private_lang, public_lang,
-    say_private,
+    RuleChoices, SelfCaptureChoice, SizeChoice,
 };
+use super::context::{actor_of, interaction, private_lang, public_lang, say_private};
 use super::post;
 use super::rest::{Op, counted};
 use super::text::{self, mention};
@@ -674,7 +674,7 @@ pub async fn create(
     };
     let settings = match data.service.guild_settings(actor.guild).await {
         Ok(s) => s,
-        Err(e) => return super::commands::say_error(ctx, &e).await,
+        Err(e) => return super::context::say_error(ctx, &e).await,
     };
     let choices = RuleChoices {
         game,
