@@ -253,6 +253,7 @@ pub(super) fn starting_options(
     (preset, options)
 }
 
+/// A switch as a rule option's value.
 pub(super) fn on_off(b: bool) -> &'static str {
     if b { "on" } else { "off" }
 }

@@ -31,6 +31,7 @@ pub(super) fn interaction<'a>(ctx: Context<'a>) -> Option<&'a serenity::CommandI
     }
 }
 
+/// Who runs the command, where (`None` outside a server).
 pub(super) fn actor_of(ctx: Context<'_>) -> Option<Actor> {
     let guild = ctx.guild_id()?;
     let member = interaction(ctx).and_then(|i| i.member.as_deref());
@@ -45,18 +46,21 @@ pub(super) fn answering_actor_of(ctx: Context<'_>) -> Option<Actor> {
     Some(actor)
 }
 
+/// The language of answers only the user sees: their preference, else their Discord locale.
 pub(super) async fn private_lang(ctx: Context<'_>) -> Lang {
     ctx.data()
         .private_lang(UserId(ctx.author().id.get()), ctx.locale().unwrap_or("en"))
         .await
 }
 
+/// The language of what the whole channel sees: the server's setting, else its locale.
 pub(super) async fn public_lang(ctx: Context<'_>) -> Lang {
     let guild = GuildId(ctx.guild_id().map_or(0, |g| g.get()));
     let guild_locale = interaction(ctx).and_then(|i| i.guild_locale.as_deref());
     ctx.data().public_lang(guild, guild_locale).await
 }
 
+/// Answers the command with a message only the user sees.
 pub(super) async fn say_private(ctx: Context<'_>, text: String) -> Result<(), Error> {
     counted(
         Op::Answer,
@@ -70,11 +74,13 @@ pub(super) async fn say_private(ctx: Context<'_>, text: String) -> Result<(), Er
     Ok(())
 }
 
+/// Answers the command with a service refusal in words, only to the user.
 pub(super) async fn say_error(ctx: Context<'_>, e: &ServiceError) -> Result<(), Error> {
     let lang = private_lang(ctx).await;
     say_private(ctx, error_text(&ctx.data().i18n, lang, e)).await
 }
 
+/// Where the command came from: its channel, the guild's locale, the upload limit.
 pub(super) fn origin(ctx: Context<'_>) -> Origin {
     let (limit, locale) = interaction(ctx).map_or((8 << 20, None), |i| {
         (i.attachment_size_limit, i.guild_locale.clone())
@@ -99,6 +105,7 @@ pub(super) fn typed_option(
         .map(|o| o.value.clone())
 }
 
+/// Autocompletes a game id among the user's active games on this server.
 pub(super) async fn autocomplete_game(
     ctx: Context<'_>,
     partial: &str,
