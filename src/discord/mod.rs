@@ -9,6 +9,7 @@ pub mod buttons;
 mod choices;
 pub mod clocks;
 mod commands;
+pub mod components;
 mod context;
 pub mod engine;
 pub mod engine_jobs;

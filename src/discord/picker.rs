@@ -21,7 +21,8 @@ use serenity::{
     CreateInteractionResponseMessage,
 };
 
-use super::buttons::{announce_click, reply_private};
+use super::components::reply_private;
+use super::post::announce_click;
 use super::post::{self, Origin};
 use super::rest::{Op, counted};
 use super::text::{self, error_text};

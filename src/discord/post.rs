@@ -10,7 +10,7 @@ use serenity::{
 };
 use tracing::warn;
 
-use super::buttons;
+use super::components::{self, reply_private};
 use super::rest::{Op, counted, error_status};
 use super::text::{self, board_caption};
 use super::{Context, Data, Error};
@@ -179,7 +179,7 @@ pub fn board_message_with(
         content: text::clip(content),
         png,
         components: {
-            let mut rows = buttons::choice_buttons(i18n, lang, view);
+            let mut rows = components::choice_buttons(i18n, lang, view);
             rows.extend(super::renju::components(i18n, lang, view));
             rows.extend(super::offers::rematch_buttons(i18n, lang, view));
             rows.extend(super::review::review_buttons(i18n, lang, view));
@@ -210,7 +210,7 @@ pub fn confirmation(
     Outgoing {
         content,
         png: picture(&data.i18n, lang, view, prefs, Some(point), limit),
-        components: buttons::confirm_buttons(&data.i18n, lang, view, point),
+        components: components::confirm_buttons(&data.i18n, lang, view, point),
         mentions: CreateAllowedMentions::new(),
     }
 }
@@ -263,7 +263,7 @@ pub fn challenge_message(data: &Data, lang: Lang, c: &Challenge) -> Outgoing {
     Outgoing {
         content: text::clip(content),
         png: None,
-        components: buttons::challenge_buttons(&data.i18n, lang, c),
+        components: components::challenge_buttons(&data.i18n, lang, c),
         mentions,
     }
 }
@@ -754,4 +754,35 @@ pub async fn start_game(
     .await?;
     direct_ping(&sctx.http, data, &view, &prefs, lang).await;
     Ok(())
+}
+
+/// Answers a click that played an action: the clicked message becomes `update_text(said)`
+/// (where `said` tells what was played) and the new board goes to the game's channel; a
+/// refusal is explained privately.
+pub(super) async fn announce_click(
+    ctx: &serenity::Context,
+    data: &Data,
+    click: &serenity::ComponentInteraction,
+    origin: &Origin,
+    played: Result<crate::service::Played, crate::service::ServiceError>,
+    update_text: impl FnOnce(&str) -> String,
+) -> Result<(), Error> {
+    let user = UserId(click.user.id.get());
+    match played {
+        Ok(played) => {
+            let lang = data
+                .public_lang(played.view.guild, click.guild_locale.as_deref())
+                .await;
+            let said = text::move_text(&data.i18n, lang, &played.view, user, &played.report);
+            let update = CreateInteractionResponseMessage::new()
+                .content(update_text(&said))
+                .components(Vec::new());
+            let responder = Responder::Component { click, update };
+            announce(ctx, data, responder, origin, &played.view, Some(said)).await
+        }
+        Err(e) => {
+            let lang = data.private_lang(user, &click.locale).await;
+            reply_private(ctx, click, text::error_text(&data.i18n, lang, &e)).await
+        }
+    }
 }

@@ -19,8 +19,9 @@ use serenity::{
     CreateSelectMenuKind, CreateSelectMenuOption,
 };
 
-use super::buttons::{announce_click, reply_private};
+use super::components::reply_private;
 use super::post::Origin;
+use super::post::announce_click;
 use super::text;
 use super::{Data, Error, actor};
 use crate::i18n::{I18n, Lang};

@@ -1039,7 +1039,7 @@ pub async fn handle_click(
     let user = UserId(click.user.id.get());
     let lang = data.private_lang(user, &click.locale).await;
     let Some(guild) = click.guild_id else {
-        return super::buttons::reply_private(ctx, click, data.i18n.get(lang, "err-guild-only"))
+        return super::components::reply_private(ctx, click, data.i18n.get(lang, "err-guild-only"))
             .await;
     };
     let who = super::actor(guild, click.channel_id, &click.user, click.member.as_ref());
@@ -1071,7 +1071,9 @@ pub async fn handle_click(
             .await?;
             Ok(())
         }
-        Err(e) => super::buttons::reply_private(ctx, click, error_text(&data.i18n, lang, &e)).await,
+        Err(e) => {
+            super::components::reply_private(ctx, click, error_text(&data.i18n, lang, &e)).await
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
 
 use gomoku_bot::config::Config;
-use gomoku_bot::discord::buttons::ButtonAction;
+use gomoku_bot::discord::components::ButtonAction;
 use gomoku_bot::discord::offers::SocialButton;
 use gomoku_bot::discord::picker::{PickerId, Window};
 use gomoku_bot::discord::ratings::LeaderboardButton;
@@ -52,15 +52,19 @@ fn valid_ids() -> Vec<String> {
                     point: k10,
                 },
                 ButtonAction::Abort { game },
-                ButtonAction::Social(SocialButton::Answer {
+            ] {
+                ids.push(a.custom_id());
+            }
+            for s in [
+                SocialButton::Answer {
                     game,
                     ply,
                     offer: OfferId(n),
                     accept: ply % 2 == 0,
-                }),
-                ButtonAction::Social(SocialButton::Rematch { game }),
+                },
+                SocialButton::Rematch { game },
             ] {
-                ids.push(a.custom_id());
+                ids.push(s.custom_id());
             }
             let window = Window { col: 3, row: 9 };
             for p in [
