@@ -71,6 +71,8 @@ struct Sample {
     heap_bytes: isize,
     tasks: usize,
     connections: u32,
+    /// Connections held (not idle) when the day's work is done: a leaked one stays held.
+    held: u32,
     cached_games: usize,
     /// Moves in the games being played (what the games in memory legitimately hold).
     live_moves: u64,
@@ -278,12 +280,16 @@ impl World {
         // The fewest tasks alive over a few looks: a leaked task is alive in every look, while
         // one finishing the day's last work (a commit, the count of finished games) is not.
         // One look caught such a task now and then and failed the check below.
+        // The same for the connections held: one can be in the middle of that last work.
         let mut tasks = usize::MAX;
+        let mut held = u32::MAX;
         for _ in 0..20 {
             let alive = tokio::runtime::Handle::current()
                 .metrics()
                 .num_alive_tasks();
             tasks = tasks.min(alive);
+            let busy = self.svc.store().pool_use();
+            held = held.min(busy.writer + busy.reader);
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
         Sample {
@@ -292,6 +298,7 @@ impl World {
             heap_bytes: heap::heap_bytes(),
             tasks,
             connections: pools.writer + pools.reader,
+            held,
             cached_games: self.svc.cached_games(),
             live_moves,
         }
@@ -335,12 +342,13 @@ async fn week(games: usize, days: u32, step: Duration) -> (Vec<Sample>, Tally) {
         }
         let sample = world.sample(day).await;
         println!(
-            "day {}: rss {} KiB, heap {} KiB, tasks {}, connections {}, cached games {}, moves in them {} | {:?}",
+            "day {}: rss {} KiB, heap {} KiB, tasks {}, connections {} ({} held), cached games {}, moves in them {} | {:?}",
             sample.day,
             sample.rss_kib,
             sample.heap_bytes / 1024,
             sample.tasks,
             sample.connections,
+            sample.held,
             sample.cached_games,
             sample.live_moves,
             world.tally
@@ -352,9 +360,20 @@ async fn week(games: usize, days: u32, step: Duration) -> (Vec<Sample>, Tally) {
 }
 
 /// From day 2 on nothing grows: the heap stays within 25% + 256 KiB of day 2's and RSS
-/// within 25% + 16 MiB (allocator and page-cache noise), tasks and connections do not rise,
-/// the games in memory stay bounded by the games being played.
+/// within 25% + 16 MiB (allocator and page-cache noise), tasks do not rise, the games in
+/// memory stay bounded by the games being played. Connections: none is held once a day's work
+/// is done, and the pools never open more than they may (the writer and `readers`). Their
+/// number may rise until then: the pools open connections lazily, as reads happen to overlap
+/// (more of them on a loaded machine), and keep them; a check that it stays at day 2's failed
+/// on a busy machine with the pools at their cap and nothing held.
 fn assert_flat(samples: &[Sample], games: usize) {
+    for s in samples {
+        assert_eq!(s.held, 0, "a connection is held: {samples:#?}");
+        assert!(
+            s.connections <= 1 + StoreOptions::default().readers,
+            "connections: {samples:#?}"
+        );
+    }
     let day2 = samples[2];
     for s in &samples[3..] {
         assert!(
@@ -372,10 +391,6 @@ fn assert_flat(samples: &[Sample], games: usize) {
             s.day
         );
         assert!(s.tasks <= day2.tasks + 2, "tasks: {samples:#?}");
-        assert!(
-            s.connections <= day2.connections.max(1) + 1,
-            "connections: {samples:#?}"
-        );
         assert!(
             s.cached_games <= 2 * games + 64,
             "games in memory: {samples:#?}"
