@@ -363,14 +363,8 @@ pub async fn turn_page(
             let lang = data
                 .private_lang(UserId(click.user.id.get()), &click.locale)
                 .await;
-            let message = CreateInteractionResponseMessage::new()
-                .content(text::error_text(&data.i18n, lang, &e))
-                .ephemeral(true);
-            counted(
-                Op::Answer,
-                click.create_response(&ctx.http, CreateInteractionResponse::Message(message)),
-            )
-            .await?;
+            super::components::reply_private(ctx, click, text::error_text(&data.i18n, lang, &e))
+                .await?;
         }
     }
     Ok(())

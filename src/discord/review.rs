@@ -19,6 +19,7 @@ use serenity::{
 };
 use tracing::{info, warn};
 
+use super::components::reply_private;
 use super::context::{actor_of, private_lang, say_error};
 use super::engine::Shared;
 use super::ratings::autocomplete_any_game;
@@ -181,22 +182,6 @@ pub async fn handle_click(
             Ok(())
         }
     }
-}
-
-async fn reply_private(
-    ctx: &serenity::Context,
-    click: &serenity::ComponentInteraction,
-    text: String,
-) -> Result<(), Error> {
-    let message = CreateInteractionResponseMessage::new()
-        .content(text::clip(text))
-        .ephemeral(true);
-    counted(
-        Op::Answer,
-        click.create_response(&ctx.http, CreateInteractionResponse::Message(message)),
-    )
-    .await?;
-    Ok(())
 }
 
 fn progress_text(i18n: &I18n, lang: Lang, game: GameId, done: usize, total: usize) -> String {
