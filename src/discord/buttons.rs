@@ -100,11 +100,6 @@ pub async fn handle(
     if let Some(c) = super::renju::RenjuComponent::parse(&click.data.custom_id) {
         return super::renju::handle_click(ctx, data, click, c).await;
     }
-    let social = super::offers::SocialButton::parse(&click.data.custom_id);
-    let action = ButtonAction::parse(&click.data.custom_id);
-    if social.is_none() && action.is_none() {
-        return reply_private(ctx, click, data.i18n.get(lang, "err-unknown-button")).await;
-    }
     let who = actor(guild, click.channel_id, &click.user, click.member.as_ref());
     let service = &data.service;
     let origin = Origin {
@@ -112,10 +107,12 @@ pub async fn handle(
         guild_locale: click.guild_locale.clone(),
         attachment_size_limit: click.attachment_size_limit,
     };
-    let Some(action) = action else {
-        // An offer's or a rematch's button: the offers module answers it.
-        let Some(s) = social else { return Ok(()) };
-        return super::offers::handle_click(ctx, data, click, &who, &origin, s, lang).await;
+    let Some(action) = ButtonAction::parse(&click.data.custom_id) else {
+        // An offer's or a rematch's button is the offers module's; anything else is unknown.
+        return match super::offers::SocialButton::parse(&click.data.custom_id) {
+            Some(s) => super::offers::handle_click(ctx, data, click, &who, &origin, s, lang).await,
+            None => reply_private(ctx, click, data.i18n.get(lang, "err-unknown-button")).await,
+        };
     };
     match action {
         ButtonAction::Accept(id) | ButtonAction::Join(id) => match service.accept(&who, id).await {

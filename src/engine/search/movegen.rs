@@ -203,8 +203,7 @@ impl Search<'_> {
             // search's defender does): without them the search took threes for more forcing
             // than they are, and claimed wins that were not there.
             let known: Vec<u16> = keep.iter().map(|c| c.cell).collect();
-            let mut more = self.capture_threat_answers(opp, &known);
-            more.extend(self.goal_threats(me, &known));
+            let more = self.capture_answers(opp, &known);
             keep.extend(cands.iter().copied().filter(|c| more.contains(&c.cell)));
         }
         keep.sort_unstable_by_key(order);

@@ -437,6 +437,20 @@ impl Search<'_> {
             .collect()
     }
 
+    /// In capture games, the answers to `attacker`'s three beyond the blocks and the
+    /// defender's fours (other than `known`): [`Search::capture_threat_answers`] and the
+    /// defender's [`Search::goal_threats`]. The main search and the VCT search's defender
+    /// both answer a three with these.
+    pub(super) fn capture_answers(&self, attacker: u8, known: &[u16]) -> Vec<u16> {
+        let mut answers = self.capture_threat_answers(attacker, known);
+        for g in self.goal_threats(3 - attacker, known) {
+            if !answers.contains(&g) {
+                answers.push(g);
+            }
+        }
+        answers
+    }
+
     /// Defender to move after an attacker's threat: whether every answer still loses. The
     /// answers: the attacker's winning points after a four; after a three, every point where
     /// the attacker would make a four (the blocks), the defender's own fours and, in capture
@@ -468,10 +482,8 @@ impl Search<'_> {
             }
         }
         if three && self.style.cap_answers {
-            let answers = self.capture_threat_answers(attacker, &replies);
+            let answers = self.capture_answers(attacker, &replies);
             replies.extend(answers);
-            let goal = self.goal_threats(defender, &replies);
-            replies.extend(goal);
         }
         self.every_reply_loses(replies, |s| s.vct_attack(attacker, depth - 1))
     }
