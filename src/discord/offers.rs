@@ -14,12 +14,14 @@
 use poise::CreateReply;
 use poise::serenity_prelude as serenity;
 use serenity::{
-    ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateInteractionResponse,
-    CreateInteractionResponseMessage, CreateMessage, EditMessage,
+    CreateAllowedMentions, CreateInteractionResponse, CreateInteractionResponseMessage,
+    CreateMessage, EditMessage,
 };
 use tracing::warn;
 
-use super::components::{button_with_id, reply_private};
+pub use super::components::offers::SocialButton;
+use super::components::offers::{answer_buttons, lapsed_edit, name_in};
+use super::components::reply_private;
 use super::context::{actor_of, autocomplete_game, public_lang, say_error};
 use super::post::{self, Origin, Responder};
 use super::rest::{Op, counted};
@@ -28,104 +30,9 @@ use super::{Context, Data, Error};
 use crate::i18n::{I18n, Lang};
 use crate::rules::Action;
 use crate::service::{
-    Actor, Challenge, ChannelId, GameId, GameView, MessageId, Notify, Offer, OfferError, OfferId,
+    Actor, Challenge, ChannelId, GameId, GameView, MessageId, Notify, OfferError, OfferId,
     OfferKind, OfferMade, Outcome, ServiceError, UserId,
 };
-
-const PREFIX: &str = "gb";
-
-/// A button of this module.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SocialButton {
-    /// Accept or decline an offer.
-    Answer {
-        /// The game.
-        game: GameId,
-        /// The ply the offer was made at.
-        ply: u32,
-        /// The offer.
-        offer: OfferId,
-        /// Accept (else decline, or withdraw for its author).
-        accept: bool,
-    },
-    /// Propose a rematch of a finished game.
-    Rematch {
-        /// The finished game.
-        game: GameId,
-    },
-}
-
-impl SocialButton {
-    /// The `custom_id`.
-    pub fn custom_id(&self) -> String {
-        match self {
-            SocialButton::Answer {
-                game,
-                ply,
-                offer,
-                accept,
-            } => {
-                let verb = if *accept { "oy" } else { "on" };
-                format!("{PREFIX}:{verb}:{}:{ply}:{}", game.0, offer.0)
-            }
-            SocialButton::Rematch { game } => format!("{PREFIX}:rematch:{}", game.0),
-        }
-    }
-
-    /// Reads a `custom_id`; `None` for anything else.
-    pub fn parse(id: &str) -> Option<SocialButton> {
-        let parts: Vec<&str> = id.split(':').collect();
-        match parts.as_slice() {
-            [PREFIX, verb @ ("oy" | "on"), g, p, o] => Some(SocialButton::Answer {
-                game: GameId(g.parse().ok()?),
-                ply: p.parse().ok()?,
-                offer: OfferId(o.parse().ok()?),
-                accept: *verb == "oy",
-            }),
-            [PREFIX, "rematch", g] => Some(SocialButton::Rematch {
-                game: GameId(g.parse().ok()?),
-            }),
-            _ => None,
-        }
-    }
-}
-
-/// The Rematch button under a finished two-player game's board.
-pub fn rematch_buttons(i18n: &I18n, lang: Lang, view: &GameView) -> Vec<CreateActionRow> {
-    if !view.is_over() || view.seats.len() != 2 || view.against_computer {
-        return Vec::new();
-    }
-    vec![CreateActionRow::Buttons(vec![button_with_id(
-        SocialButton::Rematch { game: view.id }.custom_id(),
-        i18n.get(lang, "button-rematch"),
-        ButtonStyle::Primary,
-    )])]
-}
-
-/// Accept / Decline under an offer.
-fn answer_buttons(i18n: &I18n, lang: Lang, offer: &Offer) -> Vec<CreateActionRow> {
-    let answer = |accept| {
-        SocialButton::Answer {
-            game: offer.game,
-            ply: offer.ply,
-            offer: offer.id,
-            accept,
-        }
-        .custom_id()
-    };
-    vec![CreateActionRow::Buttons(vec![
-        button_with_id(
-            answer(true),
-            i18n.get(lang, "button-accept"),
-            ButtonStyle::Success,
-        ),
-        button_with_id(
-            answer(false),
-            i18n.get(lang, "button-decline"),
-            ButtonStyle::Secondary,
-        ),
-    ])]
-}
 
 /// Actions as a list: `J9, A2`.
 fn actions_text(actions: &[Action]) -> String {
@@ -134,12 +41,6 @@ fn actions_text(actions: &[Action]) -> String {
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// A player's display name in a game (their id if unknown).
-fn name_in(view: &GameView, user: UserId) -> String {
-    view.seat_of(user)
-        .map_or_else(|| user.0.to_string(), |s| s.name.clone())
 }
 
 /// Whom of `users` to mention, and whom to send a direct message, by their preferences.
@@ -420,29 +321,6 @@ pub async fn draw(
     }
 }
 
-/// The edit of a lapsed offer's message: it says so, and its buttons go.
-pub(super) fn lapsed_edit(i18n: &I18n, lang: Lang, view: &GameView, offer: &Offer) -> EditMessage {
-    let key = match offer.kind {
-        OfferKind::Undo => "offer-undo-lapsed",
-        OfferKind::Draw => "offer-draw-lapsed",
-    };
-    let content = i18n.tr(
-        lang,
-        key,
-        &[
-            ("id", view.id.0.into()),
-            (
-                "player",
-                format!("**{}**", name_in(view, offer.user)).into(),
-            ),
-        ],
-    );
-    EditMessage::new()
-        .content(content)
-        .components(Vec::new())
-        .allowed_mentions(CreateAllowedMentions::new())
-}
-
 /// Strikes the buttons of the game's offers that its last action made stale. Best effort.
 /// With the outbox on, the action owed these edits in its commit and the poster makes them.
 pub async fn strike_stale_offers(http: &serenity::Http, data: &Data, view: &GameView, lang: Lang) {
@@ -695,48 +573,6 @@ async fn rematch(
 mod tests {
     use super::*;
     use crate::service::OfferStatus;
-
-    #[test]
-    fn custom_ids_round_trip_and_fit() {
-        for b in [
-            SocialButton::Answer {
-                game: GameId(i64::MAX),
-                ply: u32::MAX,
-                offer: OfferId(i64::MAX),
-                accept: true,
-            },
-            SocialButton::Answer {
-                game: GameId(3),
-                ply: 0,
-                offer: OfferId(1),
-                accept: false,
-            },
-            SocialButton::Rematch { game: GameId(12) },
-        ] {
-            let id = b.custom_id();
-            assert!(id.len() <= 100, "{id}");
-            assert_eq!(SocialButton::parse(&id), Some(b.clone()), "{id}");
-            // Never taken for another button: the clicks are routed by these ids alone.
-            assert_eq!(crate::discord::components::ButtonAction::parse(&id), None);
-        }
-    }
-
-    #[test]
-    fn garbled_ids_are_refused() {
-        for id in [
-            "gb:oy",
-            "gb:oy:1:2",
-            "gb:oy:1:2:x",
-            "gb:on:1:-2:3",
-            "gb:oy:1:2:3:4",
-            "gb:rematch",
-            "gb:rematch:x",
-            "gb:rematch:1:2",
-            "xx:rematch:1",
-        ] {
-            assert_eq!(SocialButton::parse(id), None, "{id:?}");
-        }
-    }
 
     #[test]
     fn every_offer_error_has_words_in_every_language() {

@@ -63,7 +63,7 @@ impl Poster {
             let Some((channel, message)) = offer.message else {
                 continue;
             };
-            let edit = super::offers::lapsed_edit(&self.i18n, lang, &view, offer);
+            let edit = super::components::offers::lapsed_edit(&self.i18n, lang, &view, offer);
             match self.edit(channel.0, message.0, edit, row.attempts).await {
                 Ok(()) => {}
                 Err(Failure::Permanent { why, .. }) => {

@@ -178,17 +178,7 @@ pub fn board_message_with(
     Outgoing {
         content: text::clip(content),
         png,
-        components: {
-            let mut rows = components::choice_buttons(i18n, lang, view);
-            rows.extend(super::renju::components(i18n, lang, view));
-            rows.extend(super::offers::rematch_buttons(i18n, lang, view));
-            rows.extend(super::review::review_buttons(i18n, lang, view));
-            // Discord allows five rows: the picker's Play button only where there is room.
-            if rows.len() < 5 {
-                rows.extend(super::picker::play_buttons(i18n, lang, view));
-            }
-            rows
-        },
+        components: components::board_rows(i18n, lang, view),
         mentions,
     }
 }

@@ -14,12 +14,13 @@ use std::time::{Duration, Instant};
 
 use poise::serenity_prelude as serenity;
 use serenity::{
-    ButtonStyle, CreateActionRow, CreateAttachment, CreateButton, CreateInteractionResponse,
-    CreateInteractionResponseMessage, EditMessage, Http,
+    CreateAttachment, CreateInteractionResponse, CreateInteractionResponseMessage, EditMessage,
+    Http,
 };
 use tracing::{info, warn};
 
 use super::components::reply_private;
+pub use super::components::review::{button_id, parse_button};
 use super::context::{actor_of, private_lang, say_error};
 use super::engine::Shared;
 use super::ratings::autocomplete_any_game;
@@ -31,34 +32,10 @@ use crate::render::{self, RenderOptions};
 use crate::service::review::{Analyser, Class, Review, ReviewStart};
 use crate::service::{ChannelId, GameId, GameView, GuildId, MessageId, UserId};
 
-const PREFIX: &str = "gr";
 /// The least time between two progress edits (Discord limits edits per channel).
 const PROGRESS_EVERY: Duration = Duration::from_millis(1500);
 /// How often stale analyses (their process stopped) are looked for.
 const SWEEP_EVERY: Duration = Duration::from_secs(30);
-
-/// The Review button's `custom_id`: `gr:<game>`.
-pub fn button_id(game: GameId) -> String {
-    format!("{PREFIX}:{}", game.0)
-}
-
-/// Reads a Review button's `custom_id`.
-pub fn parse_button(id: &str) -> Option<GameId> {
-    let rest = id.strip_prefix(PREFIX)?.strip_prefix(':')?;
-    rest.parse().ok().map(GameId)
-}
-
-/// The Review button under a finished two-player game's board (none otherwise).
-pub fn review_buttons(i18n: &I18n, lang: Lang, view: &GameView) -> Vec<CreateActionRow> {
-    if !view.is_over() || view.game.rules().players != 2 {
-        return Vec::new();
-    }
-    vec![CreateActionRow::Buttons(vec![
-        CreateButton::new(button_id(view.id))
-            .label(i18n.get(lang, "review-button"))
-            .style(ButtonStyle::Secondary),
-    ])]
-}
 
 /// Review a finished game with the engine: a win-chance chart and the turning points.
 #[poise::command(slash_command, guild_only)]
@@ -504,25 +481,5 @@ pub async fn sweep_reviews(shared: Shared) {
             };
             spawn_analysis(shared.clone(), view, analyser, lang, channel, message);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn button_ids_round_trip_and_stay_short() {
-        let id = button_id(GameId(i64::MAX));
-        assert!(id.len() <= 100);
-        assert_eq!(parse_button(&id), Some(GameId(i64::MAX)));
-        assert_eq!(parse_button("gr:x"), None);
-        assert_eq!(parse_button("gb:acc:1"), None);
-        assert_eq!(parse_button("gr"), None);
-        assert_eq!(
-            parse_button("gr:-1"),
-            Some(GameId(-1)),
-            "unknown games are refused later"
-        );
     }
 }

@@ -1,11 +1,19 @@
 //! Buttons as they are built: their `custom_id`s, the rows under challenges, swap choices and
-//! move previews, and the private answer to a click. A leaf of the Discord layer: the modules
-//! that own a kind of click use it, and `buttons` routes the clicks to them.
+//! move previews, all the rows under a board ([`board_rows`]), and the private answer to a
+//! click. A leaf of the Discord layer: the modules that own a kind of click use it, and
+//! `buttons` routes the clicks to them. The buttons of those modules' own kinds sit in
+//! submodules here ([`renju`], [`offers`], [`review`], [`picker`]), so that posting a board
+//! needs none of the modules that handle the clicks (which post boards themselves).
 //!
 //! A `custom_id` names the action and its challenge or game (and, for game actions, the ply
 //! the button was made for), e.g. `gb:acc:12` or `gb:ok:7:15:K10`. Clicks are routed by that
 //! text alone and checked against the stored state, so buttons keep working after a restart,
 //! and a stale click or someone else's gets a short private explanation and changes nothing.
+
+pub mod offers;
+pub mod picker;
+pub mod renju;
+pub mod review;
 
 use poise::serenity_prelude as serenity;
 use serenity::{
@@ -224,6 +232,20 @@ pub fn choice_buttons(i18n: &I18n, lang: Lang, view: &GameView) -> Vec<CreateAct
         ));
     }
     vec![CreateActionRow::Buttons(row)]
+}
+
+/// Every row under a board: the colour choice of a swap opening, a Renju opening's decision,
+/// Rematch and Review under a finished game, and the picker's Play button where there is room.
+pub fn board_rows(i18n: &I18n, lang: Lang, view: &GameView) -> Vec<CreateActionRow> {
+    let mut rows = choice_buttons(i18n, lang, view);
+    rows.extend(renju::components(i18n, lang, view));
+    rows.extend(offers::rematch_buttons(i18n, lang, view));
+    rows.extend(review::review_buttons(i18n, lang, view));
+    // Discord allows five rows: the picker's Play button only where there is room.
+    if rows.len() < 5 {
+        rows.extend(picker::play_buttons(i18n, lang, view));
+    }
+    rows
 }
 
 /// Confirm / Cancel under a move preview.
