@@ -4,8 +4,9 @@
 use poise::serenity_prelude as serenity;
 use serenity::{CreateInteractionResponse, CreateInteractionResponseMessage};
 
+use super::announce::announce_click;
 use super::components::{ButtonAction, reply_private};
-use super::post::{self, Origin, announce_click};
+use super::post::{self, Origin};
 use super::rest::{Op, counted};
 use super::text::{self, error_text};
 use super::{Data, Error, actor};

@@ -5,6 +5,7 @@ use poise::CreateReply;
 use poise::serenity_prelude as serenity;
 use serenity::{AutocompleteChoice, CreateAttachment, CreateAutocompleteResponse};
 
+use super::announce::announce;
 use super::choices::{
     CapturesChoice, FormatChoice, GameChoice, LanguageChoice, LineChoice, OpeningChoice,
     OverlineChoice, PingsChoice, PlayersChoice, RuleChoices, SelfCaptureChoice, SizeChoice,
@@ -243,7 +244,7 @@ pub async fn move_(
                     &played.report,
                 )
             };
-            post::announce(
+            announce(
                 ctx.serenity_context(),
                 data,
                 post::Responder::Command(ctx),
@@ -335,7 +336,7 @@ pub async fn resign(
     let data = ctx.data();
     match data.service.resign(&actor, game.map(GameId)).await {
         Ok(view) => {
-            post::announce(
+            announce(
                 ctx.serenity_context(),
                 data,
                 post::Responder::Command(ctx),

@@ -5,6 +5,7 @@
 //! action and is checked against the stored state when clicked ([`buttons`]), so buttons keep
 //! working after a restart. Errors go privately to whoever caused them, in their language.
 
+mod announce;
 pub mod buttons;
 mod choices;
 pub mod clocks;

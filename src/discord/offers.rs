@@ -19,8 +19,9 @@ use serenity::{
 };
 use tracing::warn;
 
+use super::announce::announce;
 pub use super::components::offers::SocialButton;
-use super::components::offers::{answer_buttons, lapsed_edit, name_in};
+use super::components::offers::{answer_buttons, name_in};
 use super::components::reply_private;
 use super::context::{actor_of, autocomplete_game, public_lang, say_error};
 use super::post::{self, Origin, Responder};
@@ -30,8 +31,8 @@ use super::{Context, Data, Error};
 use crate::i18n::{I18n, Lang};
 use crate::rules::Action;
 use crate::service::{
-    Actor, Challenge, ChannelId, GameId, GameView, MessageId, Notify, OfferError, OfferId,
-    OfferKind, OfferMade, Outcome, ServiceError, UserId,
+    Actor, Challenge, ChannelId, GameId, MessageId, Notify, OfferError, OfferId, OfferKind,
+    OfferMade, Outcome, ServiceError, UserId,
 };
 
 /// Actions as a list: `J9, A2`.
@@ -287,7 +288,7 @@ async fn take_back_from_computer(
                     ("moves", actions_text(&taken_back).into()),
                 ],
             );
-            post::announce(
+            announce(
                 ctx.serenity_context(),
                 data,
                 Responder::Command(ctx),
@@ -318,39 +319,6 @@ pub async fn draw(
     {
         Ok(made) => post_offer(ctx, made).await,
         Err(e) => say_error(ctx, &e).await,
-    }
-}
-
-/// Strikes the buttons of the game's offers that its last action made stale. Best effort.
-/// With the outbox on, the action owed these edits in its commit and the poster makes them.
-pub async fn strike_stale_offers(http: &serenity::Http, data: &Data, view: &GameView, lang: Lang) {
-    if data.service.outbox_on() {
-        return;
-    }
-    let stale = match data.service.expire_stale_offers(view.id).await {
-        Ok(s) => s,
-        Err(e) => {
-            warn!(%e, game = view.id.0, "could not expire stale offers");
-            return;
-        }
-    };
-    for offer in stale {
-        let Some((channel, message)) = offer.message else {
-            continue;
-        };
-        let edit = lapsed_edit(&data.i18n, lang, view, &offer);
-        if let Err(e) = counted(
-            Op::Edit,
-            serenity::ChannelId::new(channel.0.max(1)).edit_message(
-                http,
-                serenity::MessageId::new(message.0.max(1)),
-                edit,
-            ),
-        )
-        .await
-        {
-            warn!(%e, offer = offer.id.0, "could not strike a lapsed offer's buttons");
-        }
     }
 }
 
@@ -462,7 +430,7 @@ async fn answer(
             };
             let update = updated(click, &line, false);
             let responder = Responder::Component { click, update };
-            return post::announce(ctx, data, responder, origin, view, Some(line)).await;
+            return announce(ctx, data, responder, origin, view, Some(line)).await;
         }
         Outcome::Waiting { waiting } => {
             let names = waiting

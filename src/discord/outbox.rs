@@ -33,8 +33,8 @@ use super::text;
 use crate::i18n::{I18n, Lang};
 use crate::ops::metrics;
 use crate::service::{
-    ClockEvent, GameStatus, GameView, GuildId, LeftToCommit, Notify, OutboxEnd, OutboxKind,
-    OutboxNote, OutboxRow, Preferences, ResultReason, Service, ServiceError, UserId,
+    ClockEvent, GameStatus, GameView, GuildId, LeftToCommit, OutboxEnd, OutboxKind, OutboxNote,
+    OutboxRow, Preferences, ResultReason, Service, ServiceError, UserId,
 };
 
 /// Rows looked at per round (one per game).
@@ -499,7 +499,7 @@ impl Poster {
                 }
             }
         }
-        if dm_owed(&view, &prefs, current, engine_acts)
+        if post::dm_owed(&view, &prefs, current, engine_acts)
             && let Some(seat) = view.to_act()
         {
             let text = self.i18n.tr(
@@ -749,20 +749,6 @@ fn note_lang(note: &OutboxNote, row: &OutboxRow) -> Option<Lang> {
         .as_deref()
         .or(row.lang.as_deref())
         .map(|code| Lang::from_code(code).unwrap_or_default())
-}
-
-/// Whether the player to act gets a direct message with this board.
-pub(super) fn dm_owed(
-    view: &GameView,
-    prefs: &Preferences,
-    current: bool,
-    engine_acts: bool,
-) -> bool {
-    current
-        && !engine_acts
-        && prefs.notify == Notify::DirectMessage
-        && matches!(view.status, GameStatus::Active)
-        && view.to_act().is_some()
 }
 
 fn permanent(status: u16, why: String) -> Failure {

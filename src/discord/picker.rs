@@ -21,10 +21,10 @@
 use poise::serenity_prelude as serenity;
 use serenity::{CreateAttachment, CreateInteractionResponse, CreateInteractionResponseMessage};
 
+use super::announce::announce_click;
 use super::components::picker::{HEIGHT, WIDTH, picker_rows};
 pub use super::components::picker::{PickerId, Window};
 use super::components::reply_private;
-use super::post::announce_click;
 use super::post::{self, Origin};
 use super::rest::{Op, counted};
 use super::text::{self, error_text};

@@ -1,25 +1,28 @@
 //! Posting: board messages, challenge messages, and where they go (the interaction's answer,
 //! the game's thread, or the channel when a thread cannot be had).
+//!
+//! Low in the Discord layer: the outbox's poster, the engine's moves and tournaments post
+//! boards with it, so it calls none of them; what follows an action (pings, stale offers, the
+//! next round, the engine's answer) is [`super::announce`]'s.
 
 use poise::CreateReply;
 use poise::serenity_prelude as serenity;
 use serenity::{
-    CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateInteractionResponse,
-    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
-    CreateThread, EditMessage,
+    CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateInteractionResponseFollowup,
+    CreateInteractionResponseMessage, CreateMessage, CreateThread, EditMessage,
 };
 use tracing::warn;
 
-use super::components::{self, reply_private};
-use super::rest::{Op, counted, error_status};
+use super::components;
+use super::rest::{Op, counted};
 use super::text::{self, board_caption};
 use super::{Context, Data, Error};
 use crate::i18n::{I18n, Lang};
 use crate::render;
 use crate::rules::{Action, Game, Point};
 use crate::service::{
-    Challenge, ChannelId, GameStatus, GameView, Notify, OutboxEnd, OutboxNote, Preferences,
-    Service, ServiceError, UserId,
+    Challenge, ChannelId, GameStatus, GameView, Notify, OutboxNote, Preferences, Service,
+    ServiceError, UserId,
 };
 
 // Defined beside the other context helpers, a leaf module; most callers know it from here.
@@ -290,7 +293,7 @@ pub async fn show_closed_challenge(
 }
 
 /// The preferences the public board is drawn with: those of the player to act.
-async fn viewer_prefs(data: &Data, view: &GameView) -> Preferences {
+pub(super) async fn viewer_prefs(data: &Data, view: &GameView) -> Preferences {
     match view.to_act() {
         Some(seat) => data
             .service
@@ -308,8 +311,22 @@ pub(super) fn wants_ping(view: &GameView, prefs: &Preferences) -> bool {
         && prefs.notify != Notify::Off
 }
 
+/// Whether the player to act gets a direct message with this board.
+pub(super) fn dm_owed(
+    view: &GameView,
+    prefs: &Preferences,
+    current: bool,
+    engine_acts: bool,
+) -> bool {
+    current
+        && !engine_acts
+        && prefs.notify == Notify::DirectMessage
+        && matches!(view.status, GameStatus::Active)
+        && view.to_act().is_some()
+}
+
 /// Sends a direct message to the player to act, when they asked for it. Best effort.
-async fn direct_ping(
+pub(super) async fn direct_ping(
     http: &serenity::Http,
     data: &Data,
     view: &GameView,
@@ -352,272 +369,6 @@ pub(super) async fn direct_ping_with(
     if let Err(e) = result {
         warn!(%e, user = seat.user.0, "could not send a turn reminder by direct message");
     }
-}
-
-/// How long a board posted by the front waits for its game's earlier outbox rows to go out
-/// before it leaves the board to the poster.
-const EARLIER_ROW_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
-
-/// Posts an owed board in the game's place with its outbox row's nonce (so that the poster's
-/// retry after a crash cannot post it twice), and hands the row to the poster: done when the
-/// post went out, to be retried when Discord failed for now. Returns a permanent refusal, for
-/// the member to hear about (the row is then given up).
-async fn post_owed_board(
-    http: &serenity::Http,
-    data: &Data,
-    view: &GameView,
-    board: Outgoing,
-    unanswered: OutboxNote,
-) -> Option<serenity::Error> {
-    let channel = serenity::ChannelId::new(view.home().0.max(1));
-    let row = data
-        .service
-        .outbox_board(view.id, view.ply)
-        .await
-        .ok()
-        .flatten();
-    let Some(row) = row else {
-        // No row owes it (the outbox could not be read): post it as before.
-        return counted(Op::Post, channel.send_message(http, board.message()))
-            .await
-            .err();
-    };
-    // An earlier row of this game still waits in the outbox: this one goes after it. Most
-    // often that row is being sent right now (a game's first board, a moment ago): wait a
-    // little for it, so that this board still goes out here and a refusal is told to the
-    // member who moved; after that, the poster sends this board in its turn.
-    let mut first = data.service.outbox_is_first(&row).await.unwrap_or(false);
-    let waited = std::time::Instant::now();
-    while !first && waited.elapsed() < EARLIER_ROW_WAIT {
-        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
-        first = data.service.outbox_is_first(&row).await.unwrap_or(false);
-    }
-    if !first {
-        data.service.outbox_release(view.id, view.ply, unanswered);
-        return None;
-    }
-    let message = board
-        .message()
-        .nonce(serenity::Nonce::String(row.nonce.clone()))
-        .enforce_nonce(true);
-    match counted(Op::Post, channel.send_message(http, message)).await {
-        Ok(m) => {
-            // Recorded at once, as the poster records its own posts: the note below lives in
-            // memory until the poster's next round, and a crash before that would leave the
-            // row to be posted again, deduplicated only while Discord remembers the nonce.
-            if let Err(e) = data.service.outbox_posted(&row, m.id.get()).await {
-                warn!(%e, game = view.id.0, "could not record a posted board's message");
-            }
-            data.service.outbox_release(
-                view.id,
-                view.ply,
-                OutboxNote {
-                    answered: Some(m.id.get()),
-                    ..OutboxNote::default()
-                },
-            );
-            None
-        }
-        Err(e) if matches!(error_status(&e), 0 | 429 | 500..=599) => {
-            warn!(%e, game = view.id.0, "the board could not be posted yet; the outbox retries");
-            data.service.outbox_release(view.id, view.ply, unanswered);
-            None
-        }
-        Err(e) => {
-            warn!(%e, game = view.id.0, "could not post the board in the game's place");
-            let why = e.to_string();
-            if let Err(db) = data
-                .service
-                .outbox_done(&row, OutboxEnd::Failed, Some(&why))
-                .await
-            {
-                warn!(%db, game = view.id.0, "could not mark an outbox row given up");
-            }
-            Some(e)
-        }
-    }
-}
-
-/// Hands the board row that the interaction's answer (`message`, 0 for the answer itself)
-/// carried on: when the player to act gets no direct message, the row owes nothing more and
-/// the next group commit of moves marks it sent; else the poster sends the message (`note`).
-fn release_answered(
-    data: &Data,
-    view: &GameView,
-    prefs: &Preferences,
-    message: u64,
-    note: OutboxNote,
-) {
-    // The poster's own test with the game current and nobody's engine to act: when even that
-    // owes no direct message, the poster would owe none either.
-    if super::outbox::dm_owed(view, prefs, true, false) {
-        data.service.outbox_release(view.id, view.ply, note);
-    } else {
-        data.service.outbox_answered(view.id, view.ply, message);
-    }
-}
-
-/// Announces a game's new state after a committed action: the board (mentioning whoever acts
-/// next) goes to the game's channel; an answer made elsewhere is acknowledged privately.
-///
-/// # Errors
-/// Only when the interaction itself cannot be answered.
-pub async fn announce(
-    sctx: &serenity::Context,
-    data: &Data,
-    responder: Responder<'_>,
-    origin: &Origin,
-    view: &GameView,
-    lead: Option<String>,
-) -> Result<(), Error> {
-    let lang = data
-        .public_lang(view.guild, origin.guild_locale.as_deref())
-        .await;
-    let prefs = viewer_prefs(data, view).await;
-    let ping = wants_ping(view, &prefs) && !data.engine.acts_in(view);
-    let lead_copy = lead.clone();
-    let board = board_message(
-        data,
-        lang,
-        view,
-        &prefs,
-        lead,
-        ping,
-        origin.attachment_size_limit,
-    );
-    let home = view.home();
-    let in_place = origin.channel == home;
-    // The engine answers on the same interaction while its answer lands in the game's channel.
-    let token = match &responder {
-        Responder::Command(poise::Context::Application(app)) => Some(app.interaction.token.clone()),
-        Responder::Command(poise::Context::Prefix(_)) => None,
-        Responder::Component { click, .. } => Some(click.token.clone()),
-    }
-    .filter(|_| in_place);
-    // What the poster needs to post this board itself if the answer below cannot carry it.
-    let unanswered = OutboxNote {
-        answered: None,
-        lead: lead_copy,
-        lang: Some(lang.code().to_owned()),
-        picture_limit: Some(origin.attachment_size_limit),
-        thread_from: None,
-    };
-    let answered = OutboxNote {
-        answered: Some(0),
-        ..OutboxNote::default()
-    };
-    match responder {
-        Responder::Command(ctx) => {
-            if in_place {
-                // The answer carries the board; the outbox row only owes the ping now.
-                if let Err(e) = counted(Op::Answer, ctx.send(board.reply())).await {
-                    data.service.outbox_release(view.id, view.ply, unanswered);
-                    return Err(e.into());
-                }
-                release_answered(data, view, &prefs, 0, answered);
-            } else {
-                let plang = ctx
-                    .data()
-                    .private_lang(UserId(ctx.author().id.get()), ctx.locale().unwrap_or("en"))
-                    .await;
-                let ack = data.i18n.tr(
-                    plang,
-                    "moved-elsewhere",
-                    &[
-                        ("id", view.id.0.into()),
-                        ("place", format!("<#{}>", home.0).into()),
-                    ],
-                );
-                counted(
-                    Op::Answer,
-                    ctx.send(CreateReply::default().content(ack).ephemeral(true)),
-                )
-                .await?;
-                if let Some(e) = post_owed_board(&sctx.http, data, view, board, unanswered).await {
-                    let text = post_failure_text(&data.i18n, plang, home, &e);
-                    counted(
-                        Op::Answer,
-                        ctx.send(CreateReply::default().content(text).ephemeral(true)),
-                    )
-                    .await?;
-                }
-            }
-        }
-        Responder::Component { click, update } => {
-            counted(
-                Op::Answer,
-                click.create_response(&sctx.http, CreateInteractionResponse::UpdateMessage(update)),
-            )
-            .await
-            .inspect_err(|_| {
-                data.service
-                    .outbox_release(view.id, view.ply, unanswered.clone())
-            })?;
-            if in_place {
-                match counted(
-                    Op::Followup,
-                    click.create_followup(&sctx.http, board.followup()),
-                )
-                .await
-                {
-                    Ok(m) => release_answered(
-                        data,
-                        view,
-                        &prefs,
-                        m.id.get(),
-                        OutboxNote {
-                            answered: Some(m.id.get()),
-                            ..OutboxNote::default()
-                        },
-                    ),
-                    Err(e) => {
-                        data.service.outbox_release(view.id, view.ply, unanswered);
-                        return Err(e.into());
-                    }
-                }
-            } else {
-                let plang = data
-                    .private_lang(UserId(click.user.id.get()), &click.locale)
-                    .await;
-                if let Some(e) = post_owed_board(&sctx.http, data, view, board, unanswered).await {
-                    let text = post_failure_text(&data.i18n, plang, home, &e);
-                    counted(
-                        Op::Followup,
-                        click.create_followup(
-                            &sctx.http,
-                            CreateInteractionResponseFollowup::new()
-                                .content(text)
-                                .ephemeral(true),
-                        ),
-                    )
-                    .await?;
-                }
-            }
-        }
-    }
-    // With the outbox the poster sends the ping (after the commit, retried); without it (a
-    // benchmark's comparison), it goes now as before.
-    if !data.service.outbox_on() {
-        direct_ping(&sctx.http, data, view, &prefs, lang).await;
-    }
-    super::offers::strike_stale_offers(&sctx.http, data, view, lang).await;
-    // The last game of a tournament round starts the next one.
-    super::tournaments::after_game(
-        std::sync::Arc::clone(&sctx.http),
-        std::sync::Arc::clone(&data.service),
-        std::sync::Arc::clone(&data.i18n),
-        view,
-    );
-    super::engine::after_action(
-        data.engine_shared(sctx),
-        view,
-        super::engine::Reply {
-            token,
-            guild_locale: origin.guild_locale.clone(),
-            attachment_size_limit: Some(origin.attachment_size_limit),
-        },
-    );
-    Ok(())
 }
 
 /// The name of a game's thread: its number and its players, within Discord's 100 characters.
@@ -744,35 +495,4 @@ pub async fn start_game(
     .await?;
     direct_ping(&sctx.http, data, &view, &prefs, lang).await;
     Ok(())
-}
-
-/// Answers a click that played an action: the clicked message becomes `update_text(said)`
-/// (where `said` tells what was played) and the new board goes to the game's channel; a
-/// refusal is explained privately.
-pub(super) async fn announce_click(
-    ctx: &serenity::Context,
-    data: &Data,
-    click: &serenity::ComponentInteraction,
-    origin: &Origin,
-    played: Result<crate::service::Played, crate::service::ServiceError>,
-    update_text: impl FnOnce(&str) -> String,
-) -> Result<(), Error> {
-    let user = UserId(click.user.id.get());
-    match played {
-        Ok(played) => {
-            let lang = data
-                .public_lang(played.view.guild, click.guild_locale.as_deref())
-                .await;
-            let said = text::move_text(&data.i18n, lang, &played.view, user, &played.report);
-            let update = CreateInteractionResponseMessage::new()
-                .content(update_text(&said))
-                .components(Vec::new());
-            let responder = Responder::Component { click, update };
-            announce(ctx, data, responder, origin, &played.view, Some(said)).await
-        }
-        Err(e) => {
-            let lang = data.private_lang(user, &click.locale).await;
-            reply_private(ctx, click, text::error_text(&data.i18n, lang, &e)).await
-        }
-    }
 }

@@ -17,10 +17,10 @@
 use poise::serenity_prelude as serenity;
 use serenity::ComponentInteractionDataKind;
 
+use super::announce::announce_click;
 pub use super::components::renju::RenjuComponent;
 use super::components::reply_private;
 use super::post::Origin;
-use super::post::announce_click;
 use super::text;
 use super::{Data, Error, actor};
 use crate::i18n::{I18n, Lang};
