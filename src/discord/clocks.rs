@@ -1,11 +1,9 @@
-//! Clocks on Discord: the deadline sweeper (reminders, vacation notices, losses on time posted
-//! in the game's thread), `/vacation`, and the time options of `/challenge`.
-
-use std::sync::{Arc, Weak};
-
-use poise::serenity_prelude as serenity;
-use serenity::Http;
-use tracing::warn;
+//! Clocks on Discord: what the deadline sweeper's events say (reminders, vacation notices,
+//! losses on time posted in the game's thread), `/vacation`, and the time options of
+//! `/challenge`.
+//!
+//! Low in the Discord layer: the outbox's poster and tournaments use it. The sweep itself,
+//! which starts a tournament's next round after a loss on time, is `clock_sweep`'s.
 
 use super::rest::{Op, counted};
 use super::text::{self, mention};
@@ -277,57 +275,6 @@ pub(super) async fn notice_of(
     let notify_of = |u: UserId| pref(u).map_or(Notify::default(), |p| p.1);
     let dm_lang = |u: UserId| pref(u).map_or(lang, |p| p.2);
     notice(i18n, lang, event, notify_of, dm_lang)
-}
-
-/// Handles one clock event: reminders, losses on time and vacation notices are owed through
-/// the outbox, in the transaction that claimed them, and the poster sends them; failures are
-/// logged.
-fn post_event(service: &Service, event: &ClockEvent) {
-    match event {
-        ClockEvent::Reminder { .. }
-        | ClockEvent::TimedOut { .. }
-        | ClockEvent::VacationUsed { .. } => service.outbox_wake(),
-        ClockEvent::Failed { game, error } => {
-            warn!(%error, game = game.0, "a game's deadline could not be handled");
-        }
-    }
-}
-
-/// Checks deadlines at start-up and then every [`crate::service::ServiceConfig::clock_sweep_every`]:
-/// reminders, vacation and losses on time, each posted in the game's thread.
-///
-/// It holds only weak handles, so it ends once the client that started it is gone.
-pub async fn sweep_clocks(http: Weak<Http>, service: Weak<Service>, i18n: Arc<I18n>) {
-    let Some(period) = service.upgrade().map(|s| s.config().clock_sweep_every) else {
-        return;
-    };
-    let mut tick = tokio::time::interval(period.max(std::time::Duration::from_millis(10)));
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        // The first tick completes at once: what ran out while the bot was down is handled
-        // at start-up.
-        tick.tick().await;
-        let (Some(http), Some(service)) = (http.upgrade(), service.upgrade()) else {
-            return;
-        };
-        match service.sweep_clocks().await {
-            Ok(events) => {
-                for event in &events {
-                    post_event(&service, event);
-                    // A loss on time can end a tournament round.
-                    if let ClockEvent::TimedOut { game, .. } = event {
-                        super::tournaments::after_game(
-                            Arc::clone(&http),
-                            Arc::clone(&service),
-                            Arc::clone(&i18n),
-                            game,
-                        );
-                    }
-                }
-            }
-            Err(e) => warn!(%e, "deadline sweep failed"),
-        }
-    }
 }
 
 /// The words of `/vacation`.

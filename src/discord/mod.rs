@@ -8,6 +8,7 @@
 mod announce;
 pub mod buttons;
 mod choices;
+mod clock_sweep;
 pub mod clocks;
 mod commands;
 pub mod components;
@@ -325,7 +326,7 @@ pub fn framework_with_shared_engine(
                     Arc::downgrade(&service),
                     Arc::clone(&i18n),
                 ));
-                tokio::spawn(clocks::sweep_clocks(
+                tokio::spawn(clock_sweep::sweep_clocks(
                     Arc::downgrade(&ctx.http),
                     Arc::downgrade(&service),
                     Arc::clone(&i18n),
