@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use tracing::{debug, info, warn};
 
-use super::engine::{Engine, Reply, Shared, post_move, slot_label};
+use super::engine_pool::{Engine, Reply, Shared, post_move, slot_label};
 use crate::ops::metrics;
 use crate::service::{
     EngineJob, GameId, GameStatus, JobTurn, Service, ServiceError, take_last_nodes,

@@ -15,6 +15,7 @@ pub mod components;
 mod context;
 pub mod engine;
 pub mod engine_jobs;
+mod engine_pool;
 pub mod fatal;
 mod localize;
 pub mod offers;

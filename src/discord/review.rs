@@ -22,7 +22,7 @@ use tracing::{info, warn};
 use super::components::reply_private;
 pub use super::components::review::{button_id, parse_button};
 use super::context::{actor_of, private_lang, say_error};
-use super::engine::Shared;
+use super::engine_pool::Shared;
 use super::ratings::autocomplete_any_game;
 use super::rest::{Op, counted};
 use super::text::{self, error_text};
