@@ -8,6 +8,7 @@ use super::model::{
     Timestamp, UserId, UserInfo,
 };
 use super::rows::{flag, pair, rules_from, time_from};
+use super::shown::Shown;
 use super::{
     Row, StorageError, StorageErrorKind, Store, Tx, is_unique_violation, upsert_member,
     upsert_members,
@@ -49,6 +50,12 @@ pub enum Seated {
     /// This user is already in it.
     AlreadyJoined,
 }
+
+/// The challenges' table for the statements it shares with offers and tournaments.
+const CHALLENGES: Shown = Shown {
+    table: "challenges",
+    key: "challenge_id",
+};
 
 const CHALLENGE_COLUMNS: &str = "challenge_id, guild_id, channel_id, message_channel_id, \
     message_id, challenger_id, opponent_id, rules, days_per_move, minutes_per_move, rated, status, \
@@ -159,15 +166,8 @@ impl Store {
         channel: ChannelId,
         message: MessageId,
     ) -> Result<bool, StorageError> {
-        let done = sqlx::query(
-            "UPDATE challenges SET message_channel_id = $1, message_id = $2 WHERE challenge_id = $3",
-        )
-        .bind(channel.to_db())
-        .bind(message.to_db())
-        .bind(id.0)
-        .execute(&self.writer)
-        .await?;
-        Ok(done.rows_affected() == 1)
+        self.set_shown_message(CHALLENGES, id.0, channel, message)
+            .await
     }
 
     /// Closes an open challenge as declined, cancelled or expired. `false` when it was not
@@ -182,17 +182,8 @@ impl Store {
         by: Option<UserId>,
         now: Timestamp,
     ) -> Result<bool, StorageError> {
-        let done = sqlx::query(
-            "UPDATE challenges SET status = $1, closed_at = $2, closed_by = $3 \
-             WHERE challenge_id = $4 AND status = 'open'",
-        )
-        .bind(status.name())
-        .bind(now.0)
-        .bind(by.map(UserId::to_db))
-        .bind(id.0)
-        .execute(&self.writer)
-        .await?;
-        Ok(done.rows_affected() == 1)
+        self.close_shown(CHALLENGES, id.0, status.name(), by, now)
+            .await
     }
 
     /// Marks every open challenge whose time has run out as expired, and returns them.

@@ -74,6 +74,7 @@ pub mod ratings;
 mod reviews;
 mod rows;
 mod shards;
+mod shown;
 mod tournaments;
 
 use std::sync::Arc;

@@ -12,6 +12,7 @@ use sqlx::Row as _;
 
 use super::model::{ChallengeId, ChannelId, GameId, MessageId, Timestamp, UserId};
 use super::rows::{pair, small};
+use super::shown::Shown;
 use super::{NewChallenge, Row, StorageError, Store, is_unique_violation, upsert_members};
 
 /// An offer's number, put into button ids.
@@ -120,6 +121,12 @@ pub struct Offer {
     /// When it was made.
     pub created_at: Timestamp,
 }
+
+/// The offers' table for the statements it shares with challenges and tournaments.
+const OFFERS: Shown = Shown {
+    table: "offers",
+    key: "offer_id",
+};
 
 pub(super) const OFFER_COLUMNS: &str = "offer_id, game_id, kind, ply, seat, user_id, status, approvals, \
     message_channel_id, message_id, created_at";
@@ -244,15 +251,7 @@ impl Store {
         channel: ChannelId,
         message: MessageId,
     ) -> Result<bool, StorageError> {
-        let done = sqlx::query(
-            "UPDATE offers SET message_channel_id = $1, message_id = $2 WHERE offer_id = $3",
-        )
-        .bind(channel.to_db())
-        .bind(message.to_db())
-        .bind(id.0)
-        .execute(&self.writer)
-        .await?;
-        Ok(done.rows_affected() == 1)
+        self.set_shown_message(OFFERS, id.0, channel, message).await
     }
 
     /// Adds `seat` to an open offer's approvals; the approving seats afterwards, or `None`
@@ -291,17 +290,7 @@ impl Store {
         by: Option<UserId>,
         now: Timestamp,
     ) -> Result<bool, StorageError> {
-        let done = sqlx::query(
-            "UPDATE offers SET status = $1, closed_at = $2, closed_by = $3 \
-             WHERE offer_id = $4 AND status = 'open'",
-        )
-        .bind(status.name())
-        .bind(now.0)
-        .bind(by.map(UserId::to_db))
-        .bind(id.0)
-        .execute(&self.writer)
-        .await?;
-        Ok(done.rows_affected() == 1)
+        self.close_shown(OFFERS, id.0, status.name(), by, now).await
     }
 
     /// Closes as expired the open offers of a game made at another ply than `ply` (the

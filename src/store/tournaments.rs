@@ -20,6 +20,7 @@ use super::model::{
 };
 use super::ratings::{final_actions, stones_by_seat};
 use super::rows::{flag, pair, rules_from, small, time_from};
+use super::shown::Shown;
 use super::{Row, StorageError, Store, Tx, is_unique_violation, upsert_member};
 use crate::rules::RuleSet;
 use crate::tournament::{BoardResult, Format};
@@ -236,6 +237,12 @@ pub struct Seeding {
     /// Their rating.
     pub rating: f64,
 }
+
+/// The tournaments' table for the statement it shares with challenges and offers.
+const TOURNAMENTS: Shown = Shown {
+    table: "tournaments",
+    key: "tournament_id",
+};
 
 const TOURNAMENT_COLUMNS: &str = "tournament_id, guild_id, channel_id, message_channel_id, \
     message_id, creator_id, name, format, rules, days_per_move, minutes_per_move, rated, \
@@ -590,16 +597,8 @@ impl Store {
         channel: ChannelId,
         message: MessageId,
     ) -> Result<bool, StorageError> {
-        let done = sqlx::query(
-            "UPDATE tournaments SET message_channel_id = $1, message_id = $2 \
-             WHERE tournament_id = $3",
-        )
-        .bind(channel.to_db())
-        .bind(message.to_db())
-        .bind(id.0)
-        .execute(&self.writer)
-        .await?;
-        Ok(done.rows_affected() == 1)
+        self.set_shown_message(TOURNAMENTS, id.0, channel, message)
+            .await
     }
 
     /// Adds `user` to an open tournament that has room (their name is remembered).
