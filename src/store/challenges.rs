@@ -87,6 +87,29 @@ fn challenge_from(row: &Row, members: Vec<UserId>) -> Result<Challenge, StorageE
     })
 }
 
+/// A challenge's row and its members in joining order, read in `tx` (one snapshot, or under
+/// the caller's claim of the row). `None` if there is no such challenge.
+async fn challenge_in(tx: &mut Tx, id: ChallengeId) -> Result<Option<Challenge>, StorageError> {
+    let row = sqlx::query(&format!(
+        "SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE challenge_id = $1"
+    ))
+    .bind(id.0)
+    .fetch_optional(&mut **tx)
+    .await?;
+    let Some(row) = row else { return Ok(None) };
+    let members = sqlx::query(
+        "SELECT user_id FROM challenge_members WHERE challenge_id = $1 \
+         ORDER BY position, joined_at, user_id",
+    )
+    .bind(id.0)
+    .fetch_all(&mut **tx)
+    .await?
+    .iter()
+    .map(|r| r.try_get::<i64, _>(0).map(UserId::from_db))
+    .collect::<Result<Vec<_>, _>>()?;
+    challenge_from(&row, members).map(Some)
+}
+
 impl Store {
     /// [`StorageError`].
     pub async fn insert_challenge(&self, new: &NewChallenge) -> Result<Challenge, StorageError> {
@@ -135,25 +158,11 @@ impl Store {
     /// [`StorageError`].
     pub async fn challenge(&self, id: ChallengeId) -> Result<Option<Challenge>, StorageError> {
         let mut tx = self.begin_read().await?;
-        let row = sqlx::query(&format!(
-            "SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE challenge_id = $1"
-        ))
-        .bind(id.0)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some(row) = row else { return Ok(None) };
-        let members = sqlx::query(
-            "SELECT user_id FROM challenge_members WHERE challenge_id = $1 \
-             ORDER BY position, joined_at, user_id",
-        )
-        .bind(id.0)
-        .fetch_all(&mut *tx)
-        .await?
-        .iter()
-        .map(|r| r.try_get::<i64, _>(0).map(UserId::from_db))
-        .collect::<Result<Vec<_>, _>>()?;
+        let Some(challenge) = challenge_in(&mut tx, id).await? else {
+            return Ok(None);
+        };
         tx.commit().await?;
-        challenge_from(&row, members).map(Some)
+        Ok(Some(challenge))
     }
 
     /// Records the message that shows a challenge. `false` if there is no such challenge.
@@ -319,23 +328,11 @@ impl Store {
         now: Timestamp,
         seat_order: &[u8],
     ) -> Result<GameId, StorageError> {
-        let row = sqlx::query(&format!(
-            "SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE challenge_id = $1"
-        ))
-        .bind(id.0)
-        .fetch_one(&mut **tx)
-        .await?;
-        let members = sqlx::query(
-            "SELECT user_id FROM challenge_members WHERE challenge_id = $1 \
-             ORDER BY position, joined_at, user_id",
-        )
-        .bind(id.0)
-        .fetch_all(&mut **tx)
-        .await?
-        .iter()
-        .map(|r| r.try_get::<i64, _>(0).map(UserId::from_db))
-        .collect::<Result<Vec<_>, _>>()?;
-        let challenge = challenge_from(&row, members)?;
+        // `take_seat` claimed the row in this transaction; were it missing, this fails as
+        // reading a row that must be there does (`RowNotFound`).
+        let challenge = challenge_in(tx, id)
+            .await?
+            .ok_or(sqlx::Error::RowNotFound)?;
         let players = usize::from(challenge.rules.players);
         let mut sorted = seat_order.to_vec();
         sorted.sort_unstable();
