@@ -269,16 +269,10 @@ impl Store {
         id: GameId,
         thread: ChannelId,
     ) -> Result<bool, StorageError> {
-        let done = sqlx::query("UPDATE games SET thread_id = $1 WHERE game_id = $2")
+        let update = sqlx::query("UPDATE games SET thread_id = $1 WHERE game_id = $2")
             .bind(thread.to_db())
-            .bind(id.0)
-            .execute(&self.writer)
-            .await?;
-        let found = done.rows_affected() == 1;
-        if found {
-            self.notify_now(&super::Change::Games(vec![id])).await;
-        }
-        Ok(found)
+            .bind(id.0);
+        self.update_game_row(id, update).await
     }
 
     /// Records the last board message posted for a game. `false` if there is no such game.
@@ -291,14 +285,24 @@ impl Store {
         channel: ChannelId,
         message: MessageId,
     ) -> Result<bool, StorageError> {
-        let done = sqlx::query(
+        let update = sqlx::query(
             "UPDATE games SET board_channel_id = $1, board_message_id = $2 WHERE game_id = $3",
         )
         .bind(channel.to_db())
         .bind(message.to_db())
-        .bind(id.0)
-        .execute(&self.writer)
-        .await?;
+        .bind(id.0);
+        self.update_game_row(id, update).await
+    }
+
+    /// Runs `update`, a statement on game `id`'s row alone, and when it found the row tells
+    /// the other processes on the database (PostgreSQL) that the game changed, so that they
+    /// forget the copy they hold in memory. `false` if there is no such game.
+    async fn update_game_row<'q>(
+        &self,
+        id: GameId,
+        update: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>,
+    ) -> Result<bool, StorageError> {
+        let done = update.execute(&self.writer).await?;
         let found = done.rows_affected() == 1;
         if found {
             self.notify_now(&super::Change::Games(vec![id])).await;
