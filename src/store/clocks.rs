@@ -10,6 +10,24 @@ use super::rows::{small, time_from};
 use super::{GameId, StorageError, Store, Timestamp, UserId};
 use crate::store::TimeControl;
 
+/// The conditional update that marks the turn after `ply` of `game` as reminded: it changes
+/// a row only while the game is active, still at `ply`, and not yet reminded of that turn, so
+/// of several claimers exactly one sees a row changed. Shared by the claim alone and by the
+/// claim that owes its message through the outbox in the same transaction.
+pub(super) fn claim_reminder_query<'q>(
+    game: GameId,
+    ply: u32,
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
+    sqlx::query(
+        "UPDATE games SET reminded_ply = $1 WHERE game_id = $2 AND ply = $3 \
+         AND status = 'active' AND (reminded_ply IS NULL OR reminded_ply <> $4)",
+    )
+    .bind(i64::from(ply))
+    .bind(game.0)
+    .bind(i64::from(ply))
+    .bind(i64::from(ply))
+}
+
 /// An active game with a clock whose player to act has not been reminded of this turn yet.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReminderCandidate {
@@ -71,16 +89,9 @@ impl Store {
     /// # Errors
     /// [`StorageError`].
     pub async fn claim_reminder(&self, game: GameId, ply: u32) -> Result<bool, StorageError> {
-        let done = sqlx::query(
-            "UPDATE games SET reminded_ply = $1 WHERE game_id = $2 AND ply = $3 \
-             AND status = 'active' AND (reminded_ply IS NULL OR reminded_ply <> $4)",
-        )
-        .bind(i64::from(ply))
-        .bind(game.0)
-        .bind(i64::from(ply))
-        .bind(i64::from(ply))
-        .execute(&self.writer)
-        .await?;
+        let done = claim_reminder_query(game, ply)
+            .execute(&self.writer)
+            .await?;
         Ok(done.rows_affected() == 1)
     }
 

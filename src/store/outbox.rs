@@ -472,16 +472,9 @@ impl Store {
         at: Timestamp,
     ) -> Result<bool, StorageError> {
         let mut tx = self.begin_write().await?;
-        let done = sqlx::query(
-            "UPDATE games SET reminded_ply = $1 WHERE game_id = $2 AND ply = $3 \
-             AND status = 'active' AND (reminded_ply IS NULL OR reminded_ply <> $4)",
-        )
-        .bind(i64::from(ply))
-        .bind(game.0)
-        .bind(i64::from(ply))
-        .bind(i64::from(ply))
-        .execute(&mut *tx)
-        .await?;
+        let done = super::clocks::claim_reminder_query(game, ply)
+            .execute(&mut *tx)
+            .await?;
         if done.rows_affected() != 1 {
             return Ok(false);
         }
