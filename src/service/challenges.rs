@@ -24,16 +24,9 @@ impl Service {
         if actor.user.is_bot {
             return Err(ServiceError::ChallengeBot);
         }
-        let (rules, time) = match (request.rules, request.time) {
-            (Some(r), Some(t)) => (r, t),
-            (r, t) => {
-                let defaults = self.guild_settings(actor.guild).await?;
-                (
-                    r.unwrap_or(defaults.default_rules),
-                    t.unwrap_or(defaults.default_time),
-                )
-            }
-        };
+        let (rules, time) = self
+            .rules_and_time(actor.guild, request.rules, request.time)
+            .await?;
         check_time(time)?;
         if let Some(opponent) = &request.opponent {
             if rules.players > 2 {

@@ -118,16 +118,9 @@ impl Service {
         if actor.user.id == engine.id {
             return Err(ServiceError::ChallengeSelf);
         }
-        let (rules, time) = match (request.rules, request.time) {
-            (Some(r), Some(t)) => (r, t),
-            (r, t) => {
-                let defaults = self.guild_settings(actor.guild).await?;
-                (
-                    r.unwrap_or(defaults.default_rules),
-                    t.unwrap_or(defaults.default_time),
-                )
-            }
-        };
+        let (rules, time) = self
+            .rules_and_time(actor.guild, request.rules, request.time)
+            .await?;
         super::check_time(time)?;
         if rules.players != 2 {
             return Err(ServiceError::OpponentInLobby);

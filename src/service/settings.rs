@@ -1,6 +1,7 @@
 //! Preferences (per member) and guild settings, read through a short-lived memo.
 
 use super::{GuildId, GuildSettings, Preferences, Service, ServiceError, TimeControl, UserId};
+use crate::rules::RuleSet;
 
 impl Service {
     /// A user's preferences (the defaults if they never set any).
@@ -49,6 +50,30 @@ impl Service {
         let settings = self.store.guild_settings(guild).await?.unwrap_or_default();
         self.settings.put_read(guild, settings.clone(), ticket);
         Ok(settings)
+    }
+
+    /// The rules and time control a new game or tournament asked for, the guild's defaults
+    /// standing in for what it left out. The settings are read only when something is left
+    /// out, so a request that names both never waits for them.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`].
+    pub(super) async fn rules_and_time(
+        &self,
+        guild: GuildId,
+        rules: Option<RuleSet>,
+        time: Option<TimeControl>,
+    ) -> Result<(RuleSet, TimeControl), ServiceError> {
+        match (rules, time) {
+            (Some(r), Some(t)) => Ok((r, t)),
+            (r, t) => {
+                let defaults = self.guild_settings(guild).await?;
+                Ok((
+                    r.unwrap_or(defaults.default_rules),
+                    t.unwrap_or(defaults.default_time),
+                ))
+            }
+        }
     }
 
     /// Saves a guild's settings.

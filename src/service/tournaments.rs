@@ -364,16 +364,9 @@ impl Service {
             return Err(TournamentError::Bot);
         }
         let name = check_name(&request.name)?;
-        let (rules, time) = match (request.rules, request.time) {
-            (Some(r), Some(t)) => (r, t),
-            (r, t) => {
-                let defaults = self.guild_settings(actor.guild).await?;
-                (
-                    r.unwrap_or(defaults.default_rules),
-                    t.unwrap_or(defaults.default_time),
-                )
-            }
-        };
+        let (rules, time) = self
+            .rules_and_time(actor.guild, request.rules, request.time)
+            .await?;
         if rules.players != 2 {
             return Err(TournamentError::Multiplayer);
         }
