@@ -31,7 +31,7 @@
 
 use std::time::Duration;
 
-use super::{Loaded, Service, ServiceError, result_of};
+use super::{Loaded, Service, ServiceError};
 use crate::rules::{Action, Colours};
 use crate::service::GameView;
 use crate::store::{
@@ -346,7 +346,7 @@ impl Service {
         let colour = loaded.game.colour_of_seat(seat);
         let retire = Action::Retire(colour);
         if loaded.game.check(retire).is_ok() {
-            return self.retire_locked(cached, id, seat, user, now).await;
+            return self.retire_locked(cached, seat, user, now).await;
         }
         let new = NewAction {
             game: id,
@@ -387,7 +387,6 @@ impl Service {
     async fn retire_locked(
         &self,
         cached: &mut Option<Loaded>,
-        id: GameId,
         seat: u8,
         user: UserId,
         now: Timestamp,
@@ -397,23 +396,7 @@ impl Service {
         };
         let action = Action::Retire(loaded.game.colour_of_seat(seat));
         let report = loaded.game.apply(action).map_err(ServiceError::Illegal)?;
-        let finished = result_of(report.status);
-        let new = NewAction {
-            game: id,
-            ply: loaded.meta.ply + 1,
-            seat,
-            token: action.to_string(),
-            at: now,
-            to_act: loaded.game.seat_to_act(),
-            deadline: match finished {
-                Some(_) => None,
-                None => loaded.meta.time.deadline_after(now),
-            },
-            finished,
-            rename: None,
-            owed: Owed::Timeout,
-            computer: loaded.meta.against_computer,
-        };
+        let new = loaded.entry_for_applied(seat, action, report.status, now, None, Owed::Timeout);
         match self.store.append_action(&new).await {
             Ok(()) => {}
             Err(e) => {

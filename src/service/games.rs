@@ -5,10 +5,10 @@ use std::time::Duration;
 
 use super::{
     Actor, ChannelId, GameId, GameView, GuildId, Loaded, MessageId, Played, Service, ServiceError,
-    Timestamp, UserInfo, result_of,
+    Timestamp, UserInfo,
 };
 use crate::rules::Action;
-use crate::store::{AppendError, NewAction, Owed, SeatRow};
+use crate::store::{AppendError, Owed, SeatRow};
 
 /// An action, or its text still to be read against the game's board.
 #[derive(Clone, Copy, Debug)]
@@ -197,24 +197,14 @@ impl Service {
             }
         };
         let report = loaded.game.apply(action).map_err(ServiceError::Illegal)?;
-        let now = self.now();
-        let finished = result_of(report.status);
-        let new = NewAction {
-            game: id,
-            ply: loaded.meta.ply + 1,
+        let new = loaded.entry_for_applied(
             seat,
-            token: action.to_string(),
-            at: now,
-            to_act: loaded.game.seat_to_act(),
-            deadline: match finished {
-                Some(_) => None,
-                None => loaded.meta.time.deadline_after(now),
-            },
-            finished,
+            action,
+            report.status,
+            self.now(),
             rename,
-            owed: Owed::board_for(actor.owes_posts && self.outbox_on(), actor.reply.clone()),
-            computer: loaded.meta.against_computer,
-        };
+            Owed::board_for(actor.owes_posts && self.outbox_on(), actor.reply.clone()),
+        );
         if let Err(e) = self.store.append_action(&new).await {
             loaded.game.undo();
             return Err(match e {

@@ -3,10 +3,10 @@
 use super::resign::RESIGN;
 use super::{
     Actor, GameId, GameResult, GameStatus, GameView, GuildId, ResultReason, SeatView, Service,
-    ServiceError, StorageError, StorageErrorKind, UserId, clocks, offers,
+    ServiceError, StorageError, StorageErrorKind, Timestamp, UserId, UserInfo, clocks, offers,
 };
 use crate::rules::{Action, Colours, Game, Status};
-use crate::store::{GameMeta, NewAction, SeatRow, StoredGame};
+use crate::store::{GameMeta, NewAction, Owed, SeatRow, StoredGame};
 use std::sync::Arc;
 
 /// A game held in memory: its row, its seats and the position rebuilt from its log.
@@ -75,6 +75,38 @@ impl Loaded {
             )));
         }
         Ok(Loaded { meta, seats, game })
+    }
+
+    /// The move-log entry of `action`, which `seat` has just applied to this game's position
+    /// with the outcome `status`: the next ply, the seat to act now, and the next deadline
+    /// unless the action ended the game. A played action and a retirement on time are
+    /// appended alike; only what they rename and owe differs.
+    pub(super) fn entry_for_applied(
+        &self,
+        seat: u8,
+        action: Action,
+        status: Status,
+        at: Timestamp,
+        rename: Option<(GuildId, UserInfo)>,
+        owed: Owed,
+    ) -> NewAction {
+        let finished = result_of(status);
+        NewAction {
+            game: self.meta.id,
+            ply: self.meta.ply + 1,
+            seat,
+            token: action.to_string(),
+            at,
+            to_act: self.game.seat_to_act(),
+            deadline: match finished {
+                Some(_) => None,
+                None => self.meta.time.deadline_after(at),
+            },
+            finished,
+            rename,
+            owed,
+            computer: self.meta.against_computer,
+        }
     }
 
     pub(super) fn seat_of(&self, user: UserId) -> Option<&SeatRow> {

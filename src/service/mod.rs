@@ -101,7 +101,7 @@ pub use crate::store::{
 
 use crate::store::{Store, StoreOptions};
 use games::renamed;
-use loaded::{Loaded, Slot, display_name, result_of};
+use loaded::{Loaded, Slot, display_name};
 use memo::Memo;
 use settings::check_time;
 
