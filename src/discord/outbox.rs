@@ -34,7 +34,7 @@ use crate::i18n::{I18n, Lang};
 use crate::ops::metrics;
 use crate::service::{
     ClockEvent, GameStatus, GameView, GuildId, LeftToCommit, OutboxEnd, OutboxKind, OutboxNote,
-    OutboxRow, Preferences, ResultReason, Service, ServiceError, UserId,
+    OutboxRow, Preferences, Service, ServiceError, UserId,
 };
 
 /// Rows looked at per round (one per game).
@@ -681,14 +681,7 @@ impl Poster {
 /// did, replayed from the record. `None` when the game's last row is not in the record (a
 /// resignation, a loss on time, an agreed draw).
 fn recovered_lead(i18n: &I18n, lang: Lang, view: &GameView) -> Option<String> {
-    if let GameStatus::Finished(r) = view.status
-        && matches!(
-            r.reason,
-            ResultReason::Resignation { .. }
-                | ResultReason::Timeout { .. }
-                | ResultReason::DrawAgreed
-        )
-    {
+    if view.ended_off_record() {
         return None;
     }
     let mut game = view.game.clone();

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use super::{GameId, GameStatus, GameView, ResultReason, Service, ServiceError, Timestamp};
+use super::{GameId, GameStatus, GameView, Service, ServiceError, Timestamp};
 use crate::store::{OutboxEnd, OutboxRow};
 
 pub use crate::store::{GuildShards, OutboxKind, OutboxScope};
@@ -325,14 +325,7 @@ impl Service {
         let mut back = (view.ply - ply) as usize;
         // A game ended by a row outside the rules' record (resignation, loss on time, agreed
         // draw) has that row last: it takes nothing off the board.
-        if let GameStatus::Finished(r) = view.status
-            && matches!(
-                r.reason,
-                ResultReason::Resignation { .. }
-                    | ResultReason::Timeout { .. }
-                    | ResultReason::DrawAgreed
-            )
-        {
+        if view.ended_off_record() {
             back -= 1;
         }
         if back > view.game.record().len() {

@@ -2,8 +2,8 @@
 
 use crate::rules::{Game, MoveReport, RuleSet};
 use crate::store::{
-    Challenge, ChallengeId, ChannelId, GameId, GameStatus, GuildId, MessageId, TimeControl,
-    Timestamp, UserId, UserInfo,
+    Challenge, ChallengeId, ChannelId, GameId, GameStatus, GuildId, MessageId, ResultReason,
+    TimeControl, Timestamp, UserId, UserInfo,
 };
 
 /// Who acts, and where (an interaction, stripped of Discord's types).
@@ -110,6 +110,21 @@ impl GameView {
     /// Whether the game is over (won, drawn or resigned).
     pub fn is_over(&self) -> bool {
         matches!(self.status, GameStatus::Finished(_))
+    }
+
+    /// Whether the game ended with a row of the move log that is not in the rules' record
+    /// (a resignation, a loss on time, an agreed draw): that last row put no stone on the
+    /// board, so whoever walks the log back from the record must not count it.
+    pub fn ended_off_record(&self) -> bool {
+        matches!(
+            self.status,
+            GameStatus::Finished(r) if matches!(
+                r.reason,
+                ResultReason::Resignation { .. }
+                    | ResultReason::Timeout { .. }
+                    | ResultReason::DrawAgreed
+            )
+        )
     }
 
     /// The seat that must act now, `None` when the game is over.
