@@ -1,7 +1,11 @@
 //! The choices of the slash commands' options (game, size, opening, players, captures…) and
 //! the rule set they make, shared by `/challenge`, `/settings` and `/tournament create`.
 
+use super::Context;
+use super::context::private_lang;
+use super::text::{self, error_text};
 use crate::rules::{Preset, RuleSet};
+use crate::service::{GuildId, TimeControl};
 
 /// Game presets.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
@@ -273,6 +277,39 @@ pub(super) struct RuleChoices {
     pub self_capture: Option<SelfCaptureChoice>,
     pub extra_time_capture: Option<bool>,
     pub mixed_captures: Option<bool>,
+}
+
+/// The time control and rules a command that starts play asked for (`/challenge`,
+/// `/tournament create`): the time from its two time options (`None`: the server's default),
+/// the rules from `choices` over the server's default game. Both commands refuse the same
+/// three ways, so the refusal comes back as words to answer privately.
+///
+/// # Errors
+/// The refusal in the user's language: both time options given, the server's settings not
+/// read, or rule options that make no sense together.
+pub(super) async fn chosen_time_and_rules(
+    ctx: Context<'_>,
+    guild: GuildId,
+    days_per_move: Option<u16>,
+    minutes_per_move: Option<u16>,
+    choices: RuleChoices,
+) -> Result<(Option<TimeControl>, RuleSet), String> {
+    let i18n = &ctx.data().i18n;
+    let time = match super::clocks::time_choice(days_per_move, minutes_per_move) {
+        Ok(t) => t,
+        Err(e) => {
+            let lang = private_lang(ctx).await;
+            return Err(super::clocks::time_choice_error_text(i18n, lang, e));
+        }
+    };
+    let settings = match ctx.data().service.guild_settings(guild).await {
+        Ok(s) => s,
+        Err(e) => return Err(error_text(i18n, private_lang(ctx).await, &e)),
+    };
+    match choices.rules(&settings.default_rules) {
+        Ok(rules) => Ok((time, rules)),
+        Err(e) => Err(text::rules_error_text(i18n, private_lang(ctx).await, &e)),
+    }
 }
 
 impl RuleChoices {

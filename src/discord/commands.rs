@@ -9,7 +9,7 @@ use super::announce::announce;
 use super::choices::{
     CapturesChoice, FormatChoice, GameChoice, LanguageChoice, LineChoice, OpeningChoice,
     OverlineChoice, PingsChoice, PlayersChoice, RuleChoices, SelfCaptureChoice, SizeChoice,
-    set_option, starting_options,
+    chosen_time_and_rules, set_option, starting_options,
 };
 use super::context::{
     actor_of, answering_actor_of, autocomplete_game, interaction, origin, private_lang,
@@ -66,21 +66,6 @@ pub async fn challenge(
         return say_private(ctx, ctx.data().i18n.get(lang, "engine-level-without-bot")).await;
     }
     let data = ctx.data();
-    let time = match super::clocks::time_choice(days_per_move, minutes_per_move) {
-        Ok(t) => t,
-        Err(e) => {
-            let lang = private_lang(ctx).await;
-            return say_private(
-                ctx,
-                super::clocks::time_choice_error_text(&data.i18n, lang, e),
-            )
-            .await;
-        }
-    };
-    let settings = match data.service.guild_settings(actor.guild).await {
-        Ok(s) => s,
-        Err(e) => return say_error(ctx, &e).await,
-    };
     let choices = RuleChoices {
         game,
         size,
@@ -95,12 +80,10 @@ pub async fn challenge(
         extra_time_capture,
         mixed_captures,
     };
-    let rules = match choices.rules(&settings.default_rules) {
-        Ok(r) => r,
-        Err(e) => {
-            let lang = private_lang(ctx).await;
-            return say_private(ctx, text::rules_error_text(&data.i18n, lang, &e)).await;
-        }
+    let chosen = chosen_time_and_rules(ctx, actor.guild, days_per_move, minutes_per_move, choices);
+    let (time, rules) = match chosen.await {
+        Ok(chosen) => chosen,
+        Err(refusal) => return say_private(ctx, refusal).await,
     };
     if against_engine {
         // The answer carries the game's first board: its token goes to the outbox with the

@@ -24,7 +24,7 @@ use tracing::warn;
 
 use super::choices::{
     CapturesChoice, GameChoice, LineChoice, OpeningChoice, OverlineChoice, PlayersChoice,
-    RuleChoices, SelfCaptureChoice, SizeChoice,
+    RuleChoices, SelfCaptureChoice, SizeChoice, chosen_time_and_rules,
 };
 use super::context::{actor_of, interaction, private_lang, public_lang, say_private};
 use super::post;
@@ -661,21 +661,6 @@ pub async fn create(
         return Ok(());
     };
     let data = ctx.data();
-    let time = match super::clocks::time_choice(days_per_move, minutes_per_move) {
-        Ok(t) => t,
-        Err(e) => {
-            let lang = private_lang(ctx).await;
-            return say_private(
-                ctx,
-                super::clocks::time_choice_error_text(&data.i18n, lang, e),
-            )
-            .await;
-        }
-    };
-    let settings = match data.service.guild_settings(actor.guild).await {
-        Ok(s) => s,
-        Err(e) => return super::context::say_error(ctx, &e).await,
-    };
     let choices = RuleChoices {
         game,
         size,
@@ -690,12 +675,10 @@ pub async fn create(
         extra_time_capture,
         mixed_captures,
     };
-    let rules = match choices.rules(&settings.default_rules) {
-        Ok(r) => r,
-        Err(e) => {
-            let lang = private_lang(ctx).await;
-            return say_private(ctx, text::rules_error_text(&data.i18n, lang, &e)).await;
-        }
+    let chosen = chosen_time_and_rules(ctx, actor.guild, days_per_move, minutes_per_move, choices);
+    let (time, rules) = match chosen.await {
+        Ok(chosen) => chosen,
+        Err(refusal) => return say_private(ctx, refusal).await,
     };
     let request = TournamentRequest {
         name,
