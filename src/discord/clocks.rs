@@ -234,18 +234,6 @@ fn addressed_loser(game: &GameView, user: UserId, pings: &[UserId]) -> String {
     }
 }
 
-/// The language of a guild's public messages when no interaction tells its Discord locale.
-async fn guild_lang(service: &Service, guild: crate::service::GuildId) -> Lang {
-    service
-        .guild_settings(guild)
-        .await
-        .ok()
-        .and_then(|s| s.locale)
-        .as_deref()
-        .and_then(Lang::from_code)
-        .unwrap_or_default()
-}
-
 /// The notice of one clock event in the guild's language, with each player's notification
 /// preference and direct-message language (`None` when the event says nothing).
 pub(super) async fn notice_of(
@@ -259,7 +247,7 @@ pub(super) async fn notice_of(
         | ClockEvent::TimedOut { game, .. } => game,
         ClockEvent::Failed { .. } => return None,
     };
-    let lang = guild_lang(service, game.guild).await;
+    let lang = super::guild_lang(service, game.guild, None).await;
     let mut prefs = Vec::new();
     for seat in &game.seats {
         let p = service.preferences(seat.user).await.unwrap_or_default();

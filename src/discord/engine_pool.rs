@@ -24,10 +24,10 @@ use tracing::{debug, warn};
 use super::post::{self, board_message_with};
 use super::rest::{Op, counted};
 use super::text;
-use crate::i18n::{I18n, Lang};
+use crate::i18n::I18n;
 use crate::rules::Action;
 use crate::service::{
-    EngineTurn, GameView, GuildId, OutboxNote, Played, Preferences, Service, UserId, UserInfo,
+    EngineTurn, GameView, OutboxNote, Played, Preferences, Service, UserId, UserInfo,
 };
 
 /// How the engine chooses its action for a position (CPU-bound; run on the blocking pool).
@@ -339,24 +339,11 @@ pub struct Shared {
     pub engine: Arc<Engine>,
 }
 
-/// The language of public messages in a guild (its setting, else its Discord locale).
-async fn public_lang(service: &Service, guild: GuildId, guild_locale: Option<&str>) -> Lang {
-    let setting = service
-        .guild_settings(guild)
-        .await
-        .ok()
-        .and_then(|s| s.locale);
-    match setting.as_deref().and_then(Lang::from_code) {
-        Some(l) => l,
-        None => Lang::from_locale(guild_locale.unwrap_or("en")),
-    }
-}
-
 /// Posts the engine's move with the board: as a follow-up when there is a token, else (or
 /// when the follow-up fails) in the game's channel.
 pub(super) async fn post_move(shared: &Shared, reply: &Reply, played: &Played, bot: UserId) {
     let view = &played.view;
-    let lang = public_lang(&shared.service, view.guild, reply.guild_locale.as_deref()).await;
+    let lang = super::guild_lang(&shared.service, view.guild, reply.guild_locale.as_deref()).await;
     let prefs = match view.to_act() {
         Some(seat) => shared
             .service

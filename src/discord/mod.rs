@@ -92,16 +92,23 @@ impl Data {
 
     /// The language of public messages in a guild: its setting, else its Discord locale.
     pub async fn public_lang(&self, guild: GuildId, guild_locale: Option<&str>) -> Lang {
-        let setting = self
-            .service
-            .guild_settings(guild)
-            .await
-            .ok()
-            .and_then(|s| s.locale);
-        match setting.as_deref().and_then(Lang::from_code) {
-            Some(l) => l,
-            None => Lang::from_locale(guild_locale.unwrap_or("en")),
-        }
+        guild_lang(&self.service, guild, guild_locale).await
+    }
+}
+
+/// The language of public messages in a guild: its setting, else its Discord locale when one
+/// is known (`guild_locale`, from an interaction), else English. The commands ask through
+/// [`Data::public_lang`]; what posts outside an interaction (the engine's moves, the clocks,
+/// the outbox, tournaments) asks here, with the locale it kept if any.
+async fn guild_lang(service: &Service, guild: GuildId, guild_locale: Option<&str>) -> Lang {
+    let setting = service
+        .guild_settings(guild)
+        .await
+        .ok()
+        .and_then(|s| s.locale);
+    match setting.as_deref().and_then(Lang::from_code) {
+        Some(l) => l,
+        None => Lang::from_locale(guild_locale.unwrap_or("en")),
     }
 }
 

@@ -274,14 +274,7 @@ impl Poster {
 
     /// The language of a guild's public messages (its setting, else English).
     pub(super) async fn guild_lang(&self, guild: GuildId) -> Lang {
-        self.service
-            .guild_settings(guild)
-            .await
-            .ok()
-            .and_then(|s| s.locale)
-            .as_deref()
-            .and_then(Lang::from_code)
-            .unwrap_or_default()
+        super::guild_lang(&self.service, guild, None).await
     }
 
     /// Does what one row asks; `Ok` with how it ended.

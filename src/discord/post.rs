@@ -271,15 +271,7 @@ pub async fn show_closed_challenge(
     let Some((channel, message)) = c.message else {
         return;
     };
-    let setting = service
-        .guild_settings(c.guild)
-        .await
-        .ok()
-        .and_then(|s| s.locale);
-    let lang = setting
-        .as_deref()
-        .and_then(Lang::from_code)
-        .unwrap_or_default();
+    let lang = super::guild_lang(service, c.guild, None).await;
     let content = text::clip(text::challenge_text(i18n, lang, c));
     let edit = EditMessage::new().content(content).components(Vec::new());
     let edited = serenity::ChannelId::new(channel.0.max(1)).edit_message(

@@ -732,7 +732,7 @@ async fn refresh_announcement(http: &Http, service: &Service, i18n: &I18n, t: &T
     let Some((channel, message)) = t.row.message else {
         return;
     };
-    let lang = guild_lang(service, t.row.guild).await;
+    let lang = super::guild_lang(service, t.row.guild, None).await;
     let winners = (t.row.status == TournamentStatus::Finished)
         .then(|| service.standings_of(t.clone()).winners());
     let edit = EditMessage::new()
@@ -782,7 +782,7 @@ fn after_resignation(
 ) {
     let Some(view) = view else { return };
     tokio::spawn(async move {
-        let lang = guild_lang(&service, view.guild).await;
+        let lang = super::guild_lang(&service, view.guild, None).await;
         let board = post::board_message_with(
             &i18n,
             lang,
@@ -1062,18 +1062,6 @@ pub async fn handle_click(
 
 // ----- rounds -------------------------------------------------------------------------------
 
-/// The language of a guild's public messages outside an interaction.
-async fn guild_lang(service: &Service, guild: GuildId) -> Lang {
-    service
-        .guild_settings(guild)
-        .await
-        .ok()
-        .and_then(|s| s.locale)
-        .as_deref()
-        .and_then(Lang::from_code)
-        .unwrap_or_default()
-}
-
 /// What posting outside an interaction needs.
 struct Poster<'a> {
     http: &'a Http,
@@ -1220,7 +1208,7 @@ pub(super) async fn post_announcement(
 ) -> Result<(), serenity::Error> {
     let t0 = &a.standings.tournament;
     let (id, guild, channel) = (t0.row.id, t0.row.guild, t0.row.channel);
-    let lang = guild_lang(service, guild).await;
+    let lang = super::guild_lang(service, guild, None).await;
     let threads = service
         .guild_settings(guild)
         .await
