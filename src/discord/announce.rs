@@ -146,7 +146,7 @@ pub async fn announce(
     let lang = data
         .public_lang(view.guild, origin.guild_locale.as_deref())
         .await;
-    let prefs = viewer_prefs(data, view).await;
+    let prefs = viewer_prefs(&data.service, view).await;
     let ping = wants_ping(view, &prefs) && !data.engine.acts_in(view);
     let lead_copy = lead.clone();
     let board = board_message(

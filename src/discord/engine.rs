@@ -18,9 +18,7 @@ use super::text::{self, error_text};
 use super::{Context, Error};
 use crate::engine::Level;
 use crate::rules::RuleSet;
-use crate::service::{
-    Actor, ChallengeRequest, GameView, OutboxNote, Preferences, TimeControl, UserId,
-};
+use crate::service::{Actor, ChallengeRequest, GameView, OutboxNote, TimeControl, UserId};
 
 /// The level used when `/challenge` names the bot without one: 3.
 pub fn default_level() -> Level {
@@ -140,14 +138,7 @@ pub async fn challenge(
         poise::Context::Prefix(_) => (None, None, None),
     };
     let lang = data.public_lang(view.guild, guild_locale.as_deref()).await;
-    let prefs = match view.to_act() {
-        Some(seat) => data
-            .service
-            .preferences(seat.user)
-            .await
-            .unwrap_or_default(),
-        None => Preferences::default(),
-    };
+    let prefs = post::viewer_prefs(&data.service, &view).await;
     let lead = data.i18n.tr(
         lang,
         "engine-started",

@@ -26,9 +26,7 @@ use super::rest::{Op, counted};
 use super::text;
 use crate::i18n::I18n;
 use crate::rules::Action;
-use crate::service::{
-    EngineTurn, GameView, OutboxNote, Played, Preferences, Service, UserId, UserInfo,
-};
+use crate::service::{EngineTurn, GameView, OutboxNote, Played, Service, UserId, UserInfo};
 
 /// How the engine chooses its action for a position (CPU-bound; run on the blocking pool).
 pub type Thinker = Arc<dyn Fn(&EngineTurn) -> Option<Action> + Send + Sync>;
@@ -344,14 +342,7 @@ pub struct Shared {
 pub(super) async fn post_move(shared: &Shared, reply: &Reply, played: &Played, bot: UserId) {
     let view = &played.view;
     let lang = super::guild_lang(&shared.service, view.guild, reply.guild_locale.as_deref()).await;
-    let prefs = match view.to_act() {
-        Some(seat) => shared
-            .service
-            .preferences(seat.user)
-            .await
-            .unwrap_or_default(),
-        None => Preferences::default(),
-    };
+    let prefs = post::viewer_prefs(&shared.service, view).await;
     let ping = post::wants_ping(view, &prefs);
     let limit = reply.attachment_size_limit.unwrap_or(8 << 20);
     let build = || {

@@ -422,13 +422,11 @@ impl Poster {
             Some(lang) => lang,
             None => self.guild_lang(view.guild).await,
         };
-        let prefs = match view.to_act() {
-            Some(seat) if current => self
-                .service
-                .preferences(seat.user)
-                .await
-                .unwrap_or_default(),
-            _ => Preferences::default(),
+        // Only a board of the game's current ply is drawn with its player to act's preferences.
+        let prefs = if current {
+            post::viewer_prefs(&self.service, &view).await
+        } else {
+            Preferences::default()
         };
         let engine_acts = self
             .bot

@@ -284,14 +284,12 @@ pub async fn show_closed_challenge(
     }
 }
 
-/// The preferences the public board is drawn with: those of the player to act.
-pub(super) async fn viewer_prefs(data: &Data, view: &GameView) -> Preferences {
+/// The preferences the public board is drawn with: those of the player to act (the
+/// defaults once the game is over, or when they cannot be read). Every public board is drawn
+/// so: answered, posted by the engine, or posted by the outbox.
+pub(super) async fn viewer_prefs(service: &Service, view: &GameView) -> Preferences {
     match view.to_act() {
-        Some(seat) => data
-            .service
-            .preferences(seat.user)
-            .await
-            .unwrap_or_default(),
+        Some(seat) => service.preferences(seat.user).await.unwrap_or_default(),
         None => Preferences::default(),
     }
 }
@@ -412,7 +410,7 @@ pub async fn start_game(
         .await
         .map(|s| s.thread_per_game)
         .unwrap_or(true);
-    let prefs = viewer_prefs(data, &view).await;
+    let prefs = viewer_prefs(&data.service, &view).await;
     let limit = click.attachment_size_limit;
     let mut notice = None;
     if threads {
