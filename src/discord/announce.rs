@@ -21,7 +21,7 @@ use super::post::{
     self, Origin, Outgoing, Responder, board_message, direct_ping, post_failure_text, viewer_prefs,
     wants_ping,
 };
-use super::rest::{Op, counted, error_status};
+use super::rest::{Op, counted, edit_message, error_status};
 use super::text;
 use super::{Data, Error};
 use crate::i18n::Lang;
@@ -311,16 +311,7 @@ async fn strike_stale_offers(http: &serenity::Http, data: &Data, view: &GameView
             continue;
         };
         let edit = lapsed_edit(&data.i18n, lang, view, &offer);
-        if let Err(e) = counted(
-            Op::Edit,
-            serenity::ChannelId::new(channel.0.max(1)).edit_message(
-                http,
-                serenity::MessageId::new(message.0.max(1)),
-                edit,
-            ),
-        )
-        .await
-        {
+        if let Err(e) = edit_message(http, channel.0, message.0, edit).await {
             warn!(%e, offer = offer.id.0, "could not strike a lapsed offer's buttons");
         }
     }

@@ -6,7 +6,7 @@ use poise::serenity_prelude as serenity;
 use tracing::warn;
 
 use super::outbox::{Failure, Poster, classify, error_code, read_failure};
-use super::rest::{Op, counted, error_status};
+use super::rest::{edit_message, error_status};
 use crate::service::{OutboxEnd, OutboxRow};
 
 impl Poster {
@@ -19,12 +19,7 @@ impl Poster {
         edit: serenity::EditMessage,
         attempts: u32,
     ) -> Result<(), Failure> {
-        let edited = serenity::ChannelId::new(channel.max(1)).edit_message(
-            &*self.http,
-            serenity::MessageId::new(message.max(1)),
-            edit,
-        );
-        match counted(Op::Edit, edited).await {
+        match edit_message(&self.http, channel, message, edit).await {
             Ok(_) => Ok(()),
             Err(e) => {
                 let status = error_status(&e);

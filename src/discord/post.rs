@@ -14,7 +14,7 @@ use serenity::{
 use tracing::warn;
 
 use super::components;
-use super::rest::{Op, counted};
+use super::rest::{Op, counted, edit_message};
 use super::text::{self, board_caption};
 use super::{Context, Data, Error};
 use crate::i18n::{I18n, Lang};
@@ -274,12 +274,7 @@ pub async fn show_closed_challenge(
     let lang = super::guild_lang(service, c.guild, None).await;
     let content = text::clip(text::challenge_text(i18n, lang, c));
     let edit = EditMessage::new().content(content).components(Vec::new());
-    let edited = serenity::ChannelId::new(channel.0.max(1)).edit_message(
-        http,
-        serenity::MessageId::new(message.0.max(1)),
-        edit,
-    );
-    if let Err(e) = counted(Op::Edit, edited).await {
+    if let Err(e) = edit_message(http, channel.0, message.0, edit).await {
         warn!(%e, challenge = c.id.0, "could not update an expired challenge's message");
     }
 }

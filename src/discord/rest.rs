@@ -80,6 +80,27 @@ pub async fn counted<T>(
     result
 }
 
+/// Edits the message `message` in `channel` (the ids as stored), counted as [`Op::Edit`]: how
+/// every rewrite of a message the bot posted earlier (a challenge, an offer, an announcement, a
+/// review) is sent. A stored id of 0 (never a real one) goes out as 1 rather than panicking in
+/// serenity's non-zero ids; Discord then refuses the edit.
+///
+/// # Errors
+/// The call's own, unchanged.
+pub async fn edit_message(
+    http: &serenity::Http,
+    channel: u64,
+    message: u64,
+    edit: serenity::EditMessage,
+) -> Result<serenity::Message, serenity::Error> {
+    let edited = serenity::ChannelId::new(channel.max(1)).edit_message(
+        http,
+        serenity::MessageId::new(message.max(1)),
+        edit,
+    );
+    counted(Op::Edit, edited).await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,7 +24,7 @@ pub use super::components::review::{button_id, parse_button};
 use super::context::{actor_of, private_lang, say_error};
 use super::engine_pool::Shared;
 use super::ratings::autocomplete_any_game;
-use super::rest::{Op, counted};
+use super::rest::{Op, counted, edit_message};
 use super::text::{self, error_text};
 use super::{Context, Data, Error};
 use crate::i18n::{I18n, Lang};
@@ -196,16 +196,7 @@ fn spawn_analysis(
 }
 
 async fn edit(http: &Http, channel: ChannelId, message: MessageId, edit: EditMessage) -> bool {
-    match counted(
-        Op::Edit,
-        serenity::ChannelId::new(channel.0.max(1)).edit_message(
-            http,
-            serenity::MessageId::new(message.0.max(1)),
-            edit,
-        ),
-    )
-    .await
-    {
+    match edit_message(http, channel.0, message.0, edit).await {
         Ok(_) => true,
         Err(e) => {
             warn!(%e, "could not edit a review's message");

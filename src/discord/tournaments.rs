@@ -28,7 +28,7 @@ use super::choices::{
 };
 use super::context::{actor_of, interaction, private_lang, public_lang, say_private};
 use super::post;
-use super::rest::{Op, counted};
+use super::rest::{Op, counted, edit_message};
 use super::text::{self, mention};
 use super::{Context, Data, Error};
 use crate::i18n::{I18n, Lang, rules_text};
@@ -739,16 +739,7 @@ async fn refresh_announcement(http: &Http, service: &Service, i18n: &I18n, t: &T
         .content(announcement_text(i18n, lang, t, winners.as_deref()))
         .components(announcement_buttons(i18n, lang, t))
         .allowed_mentions(CreateAllowedMentions::new());
-    if let Err(e) = counted(
-        Op::Edit,
-        serenity::ChannelId::new(channel.0.max(1)).edit_message(
-            http,
-            serenity::MessageId::new(message.0.max(1)),
-            edit,
-        ),
-    )
-    .await
-    {
+    if let Err(e) = edit_message(http, channel.0, message.0, edit).await {
         warn!(%e, tournament = t.row.id.0, "could not update the tournament's announcement");
     }
 }
