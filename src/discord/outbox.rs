@@ -127,6 +127,21 @@ pub(super) fn read_failure(attempts: u32, what: &str, e: impl std::fmt::Display)
     classify(0, None, None, false, attempts, format!("{what}: {e}"))
 }
 
+/// A request serenity sent for a row that failed (an edit, a thread opened, a tournament round
+/// posted): what Discord's status and JSON code say of the row, with what was being done and
+/// the status as the reason.
+pub(super) fn request_failure(e: &serenity::Error, attempts: u32, doing: &str) -> Failure {
+    let status = error_status(e);
+    classify(
+        status,
+        error_code(e),
+        None,
+        false,
+        attempts,
+        format!("{doing}: status {status}"),
+    )
+}
+
 /// A message to send to a channel.
 struct Message {
     channel: u64,
@@ -396,17 +411,7 @@ impl Poster {
         };
         match open_thread_from(&self.http, view, channel, message).await {
             Ok(thread) => Ok(Some(thread)),
-            Err(e) => {
-                let status = error_status(&e);
-                Err(classify(
-                    status,
-                    error_code(&e),
-                    None,
-                    false,
-                    attempts,
-                    format!("opening the game's thread: status {status}"),
-                ))
-            }
+            Err(e) => Err(request_failure(&e, attempts, "opening the game's thread")),
         }
     }
 

@@ -5,8 +5,8 @@
 use poise::serenity_prelude as serenity;
 use tracing::warn;
 
-use super::outbox::{Failure, Poster, classify, error_code, read_failure};
-use super::rest::{edit_message, error_status};
+use super::outbox::{Failure, Poster, classify, read_failure, request_failure};
+use super::rest::edit_message;
 use crate::service::{OutboxEnd, OutboxRow};
 
 impl Poster {
@@ -21,17 +21,7 @@ impl Poster {
     ) -> Result<(), Failure> {
         match edit_message(&self.http, channel, message, edit).await {
             Ok(_) => Ok(()),
-            Err(e) => {
-                let status = error_status(&e);
-                Err(classify(
-                    status,
-                    error_code(&e),
-                    None,
-                    false,
-                    attempts,
-                    format!("editing a message: status {status}"),
-                ))
-            }
+            Err(e) => Err(request_failure(&e, attempts, "editing a message")),
         }
     }
 

@@ -5,8 +5,7 @@
 
 use tracing::warn;
 
-use super::outbox::{Failure, Poster, classify, error_code};
-use super::rest::error_status;
+use super::outbox::{Failure, Poster, classify, request_failure};
 use crate::service::{OutboxEnd, OutboxRow};
 use crate::store::row_tournament;
 
@@ -32,14 +31,10 @@ impl Poster {
         )
         .await
         {
-            let status = error_status(&e);
-            return Err(classify(
-                status,
-                error_code(&e),
-                None,
-                false,
+            return Err(request_failure(
+                &e,
                 row.attempts,
-                format!("posting a tournament round: status {status}"),
+                "posting a tournament round",
             ));
         }
         if let Err(e) = self.service.mark_announced(id, round).await {
