@@ -438,6 +438,45 @@ pub struct Operations {
     pub metrics: Option<metrics_exporter_prometheus::PrometheusHandle>,
 }
 
+impl Operations {
+    /// Starts serving `/metrics`, `/healthz` and `/readyz` in the background when a listener
+    /// is bound, readiness answered by the probe `probe` makes (only then). The bot and the
+    /// worker start it alike; only their probes differ.
+    fn serve<P: crate::ops::server::Probe + 'static>(self, probe: impl FnOnce() -> P) -> Serving {
+        let Operations { listener, metrics } = self;
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        let task = listener.map(|listener| {
+            if let Ok(addr) = listener.local_addr() {
+                info!(%addr, "serving /metrics, /healthz and /readyz");
+            }
+            tokio::spawn(listener.serve(metrics, Arc::new(probe()), stopped))
+        });
+        Serving { stop, task }
+    }
+}
+
+/// The operations listener serving in the background ([`Operations::serve`]).
+struct Serving {
+    /// Turned true to stop it.
+    stop: tokio::sync::watch::Sender<bool>,
+    /// Its task, when a listener was bound.
+    task: Option<tokio::task::JoinHandle<()>>,
+}
+
+/// The last steps of stopping a process, the bot or a worker, once it takes no new work:
+/// what its commits owe Discord goes out (for a fifth of `grace`), the outbox's poster stops
+/// (within a tenth), then the database closes and, last, the operations listener.
+async fn close_down(service: &Service, grace: Duration, serving: Serving) {
+    flush_outbox(service, grace / 5).await;
+    stop_poster(service, grace / 10).await;
+    service.close().await;
+    let _ = serving.stop.send(true);
+    if let Some(task) = serving.task {
+        let _ = task.await;
+    }
+    info!("stopped");
+}
+
 /// Runs the bot until it is stopped (Ctrl-C or SIGTERM) or the gateway gives up.
 ///
 /// The first signal drains (see [`crate::ops::shutdown`]): new interactions are answered
@@ -492,18 +531,13 @@ pub async fn run(config: Config, operations: Operations) -> Result<(), Error> {
         ));
     }
     let shard_manager = Arc::clone(&client.shard_manager);
-    let (stop_listener, listener_stopped) = tokio::sync::watch::channel(false);
-    let listening = operations.listener.map(|listener| {
-        if let Ok(addr) = listener.local_addr() {
-            info!(%addr, "serving /metrics, /healthz and /readyz");
-        }
-        let probe = ops::BotProbe::new(
+    let serving = operations.serve(|| {
+        ops::BotProbe::new(
             Arc::clone(&service),
             Arc::clone(&shard_manager),
             shards.count(),
             Arc::clone(&drain),
-        );
-        tokio::spawn(listener.serve(operations.metrics, Arc::new(probe), listener_stopped))
+        )
     });
     let grace = Duration::from_secs(u64::from(config.shutdown_grace_seconds));
     tokio::spawn(stop_on_signal(
@@ -520,14 +554,7 @@ pub async fn run(config: Config, operations: Operations) -> Result<(), Error> {
     // The engine finishes what it is thinking about within a fifth of the grace, and hands
     // back the rest (another process takes it at once).
     engine_jobs::stop(&engine, &service, grace / 5).await;
-    flush_outbox(&service, grace / 5).await;
-    stop_poster(&service, grace / 10).await;
-    service.close().await;
-    let _ = stop_listener.send(true);
-    if let Some(listening) = listening {
-        let _ = listening.await;
-    }
-    info!("stopped");
+    close_down(&service, grace, serving).await;
     Ok(())
 }
 

@@ -13,9 +13,7 @@ use std::time::Duration;
 use tracing::info;
 
 use super::engine::{Engine, JobOptions, Shared};
-use super::{
-    Error, Operations, Signals, engine_jobs, flush_outbox, http_client, open_service, stop_poster,
-};
+use super::{Error, Operations, Signals, close_down, engine_jobs, http_client, open_service};
 use crate::config::Config;
 use crate::i18n::I18n;
 use crate::ops::metrics::{self, WorkerRole};
@@ -104,16 +102,9 @@ pub async fn run(config: Config, threads: usize, operations: Operations) -> Resu
         Arc::clone(&i18n),
         None,
     ));
-    let (stop_listener, listener_stopped) = tokio::sync::watch::channel(false);
-    let listening = operations.listener.map(|listener| {
-        if let Ok(addr) = listener.local_addr() {
-            info!(%addr, "serving /metrics, /healthz and /readyz");
-        }
-        let probe = WorkerProbe {
-            service: Arc::clone(&service),
-            engine: Arc::clone(&engine),
-        };
-        tokio::spawn(listener.serve(operations.metrics, Arc::new(probe), listener_stopped))
+    let serving = operations.serve(|| WorkerProbe {
+        service: Arc::clone(&service),
+        engine: Arc::clone(&engine),
     });
     info!(
         threads,
@@ -134,13 +125,6 @@ pub async fn run(config: Config, threads: usize, operations: Operations) -> Resu
     engine_jobs::stop(&engine, &service, grace / 2).await;
     // The taker may wait for a slot held by a move still thinking: it has nothing left to do.
     taking.abort();
-    flush_outbox(&service, grace / 5).await;
-    stop_poster(&service, grace / 10).await;
-    service.close().await;
-    let _ = stop_listener.send(true);
-    if let Some(listening) = listening {
-        let _ = listening.await;
-    }
-    info!("stopped");
+    close_down(&service, grace, serving).await;
     Ok(())
 }
