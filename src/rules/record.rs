@@ -263,14 +263,7 @@ impl GameRecord {
         }
         let result = match (get("Winners"), result_token.or(get("Result"))) {
             (Some(w), _) => RecordResult::Won(
-                w.split(',')
-                    .map(|c| {
-                        c.trim()
-                            .parse::<u8>()
-                            .ok()
-                            .filter(|c| (1..=rules.players).contains(c))
-                    })
-                    .collect::<Option<Vec<u8>>>()
+                winner_colours(w, rules.players)
                     .ok_or_else(|| syntax("[Winners] is not a list of colours"))?,
             ),
             (None, Some("1-0")) => RecordResult::Won(vec![1]),
@@ -413,14 +406,7 @@ impl GameRecord {
             .collect();
         let result = match (get("WN"), get("RE")) {
             (Some(w), _) => RecordResult::Won(
-                w.split(',')
-                    .map(|c| {
-                        c.trim()
-                            .parse::<u8>()
-                            .ok()
-                            .filter(|c| (1..=rules.players).contains(c))
-                    })
-                    .collect::<Option<Vec<u8>>>()
+                winner_colours(w, rules.players)
                     .ok_or_else(|| syntax("WN is not a list of colours"))?,
             ),
             (None, Some(r)) if r.starts_with('B') => RecordResult::Won(vec![1]),
@@ -651,6 +637,19 @@ const PSQ_RENJU: &str = "Renju";
 
 /// SGF properties naming the player of colours 1-4 (`PB`, `PW`, then private ones).
 const SGF_NAME_PROPS: [&str; 4] = ["PB", "PW", "RN", "UN"];
+
+/// The winners written as colours separated by commas (`1,3`), as both PGN's `[Winners]` and
+/// SGF's `WN` hold them; `None` unless each is a colour of a game of `players`.
+fn winner_colours(list: &str, players: u8) -> Option<Vec<u8>> {
+    list.split(',')
+        .map(|c| {
+            c.trim()
+                .parse::<u8>()
+                .ok()
+                .filter(|c| (1..=players).contains(c))
+        })
+        .collect()
+}
 
 /// Rule sets of pente.org's game names.
 fn rules_for_pente_org_game(name: &str) -> Result<RuleSet, RulesError> {
