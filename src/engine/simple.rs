@@ -309,32 +309,27 @@ fn place_opening_stone(game: &Game, legal: &[Action]) -> Action {
 /// worth about one stone to the side to move (the simple player's judgement of a position).
 pub(super) fn pattern_edge(game: &Game) -> i64 {
     let grid = Grid::of(game);
-    let line = i32::from(game.rules().line);
-    let strength = |colour: u8| -> i64 {
-        game.stones()
-            .into_iter()
-            .filter(|&(_, c)| c == colour)
-            .map(|(p, _)| line_value(&grid, p, colour, line))
-            .sum()
-    };
     let tempo = if game.to_move() == 1 { 200 } else { -200 };
-    strength(1) - strength(2) + tempo
+    strength(game, &grid, 1) - strength(game, &grid, 2) + tempo
+}
+
+/// How well `colour`'s stones stand: the sum of their line patterns' values. The simple
+/// player's one measure of a side, for its judgement of a position and its colour choice.
+fn strength(game: &Game, grid: &Grid, colour: u8) -> i64 {
+    let line = i32::from(game.rules().line);
+    game.stones()
+        .into_iter()
+        .filter(|&(_, c)| c == colour)
+        .map(|(p, _)| line_value(grid, p, colour, line))
+        .sum()
 }
 
 /// Swap and swap2 colour choice: the colour whose stones stand better on the board.
 fn choose_colour(game: &Game, legal: &[Action]) -> Action {
     let grid = Grid::of(game);
-    let line = i32::from(game.rules().line);
-    let strength = |colour: u8| -> i64 {
-        game.stones()
-            .into_iter()
-            .filter(|&(_, c)| c == colour)
-            .map(|(p, _)| line_value(&grid, p, colour, line))
-            .sum()
-    };
     // Colour 1 moves next after the choice, which is worth about one stone.
-    let first = strength(1) + 200;
-    let second = strength(2);
+    let first = strength(game, &grid, 1) + 200;
+    let second = strength(game, &grid, 2);
     let wanted = if first >= second { 1 } else { 2 };
     legal
         .iter()
