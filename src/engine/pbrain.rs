@@ -272,17 +272,30 @@ impl Session {
         }
     }
 
-    fn turn(&mut self, rest: &str, out: &mut Vec<String>) {
+    /// The game and the point `rest` names (`x,y`), for a command about one stone (`TURN`,
+    /// `TAKEBACK`); `None` once the error is answered (no game started yet, or no point).
+    fn game_and_point(
+        &mut self,
+        command: &str,
+        rest: &str,
+        out: &mut Vec<String>,
+    ) -> Option<(&mut Game, Point)> {
         let Some(game) = self.game.as_mut() else {
-            out.push("ERROR TURN before START".into());
-            return;
+            out.push(format!("ERROR {command} before START"));
+            return None;
         };
-        let point = match parse_xy(rest, game.size()) {
-            Ok(p) => p,
+        match parse_xy(rest, game.size()) {
+            Ok(point) => Some((game, point)),
             Err(e) => {
                 out.push(format!("ERROR {e}"));
-                return;
+                None
             }
+        }
+    }
+
+    fn turn(&mut self, rest: &str, out: &mut Vec<String>) {
+        let Some((game, point)) = self.game_and_point("TURN", rest, out) else {
+            return;
         };
         if let Err(e) = game.apply(Action::Place(point)) {
             out.push(format!("ERROR {rest}: {e}"));
@@ -377,16 +390,8 @@ impl Session {
     }
 
     fn takeback(&mut self, rest: &str, out: &mut Vec<String>) {
-        let Some(game) = self.game.as_mut() else {
-            out.push("ERROR TAKEBACK before START".into());
+        let Some((game, point)) = self.game_and_point("TAKEBACK", rest, out) else {
             return;
-        };
-        let point = match parse_xy(rest, game.size()) {
-            Ok(p) => p,
-            Err(e) => {
-                out.push(format!("ERROR {e}"));
-                return;
-            }
         };
         if game.record().last() != Some(&Action::Place(point)) {
             out.push(format!("ERROR TAKEBACK {rest}: not the last move"));
