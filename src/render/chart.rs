@@ -12,11 +12,12 @@
 //! palette and the PNG encoder, so a plotting crate (plotters and its own font stack) would add
 //! a dependency tree and a second text renderer for no visible gain.
 
-use super::cache::{self, Quantizer};
+use super::cache;
+use super::compose::Indexed;
 use super::encode;
 use super::paint::{Canvas, segment_distance};
 use super::text;
-use super::theme::{Colours, Rgb, Theme};
+use super::theme::{Colours, Theme};
 
 /// The chart's width in pixels (as wide as a board picture).
 pub const CHART_WIDTH: u32 = 800;
@@ -85,24 +86,6 @@ impl DrawnChart {
     }
 }
 
-struct Buf<'q> {
-    idx: Vec<u8>,
-    quant: &'q Quantizer,
-}
-
-impl Canvas for Buf<'_> {
-    fn dims(&self) -> (u32, u32) {
-        (CHART_WIDTH, CHART_HEIGHT)
-    }
-    fn get(&self, x: u32, y: u32) -> Rgb {
-        self.quant
-            .colour(self.idx[y as usize * CHART_WIDTH as usize + x as usize])
-    }
-    fn set(&mut self, x: u32, y: u32, c: Rgb) {
-        self.idx[y as usize * CHART_WIDTH as usize + x as usize] = self.quant.index_of(c);
-    }
-}
-
 fn clean(c: f64) -> f32 {
     if c.is_nan() {
         0.5
@@ -124,7 +107,9 @@ fn tick_step(moves: usize) -> usize {
 pub fn draw_chart(chart: &Chart, theme: Theme) -> DrawnChart {
     let assets = cache::theme_assets(theme);
     let colours: &Colours = theme.colours();
-    let mut buf = Buf {
+    let mut buf = Indexed {
+        width: CHART_WIDTH,
+        height: CHART_HEIGHT,
         idx: vec![assets.quant.index_of(colours.footer); (CHART_WIDTH * CHART_HEIGHT) as usize],
         quant: &assets.quant,
     };
@@ -167,7 +152,7 @@ pub fn draw_chart(chart: &Chart, theme: Theme) -> DrawnChart {
         }
     }
     // The frame.
-    let frame = |buf: &mut Buf<'_>, a: (f32, f32), b: (f32, f32)| {
+    let frame = |buf: &mut Indexed<'_>, a: (f32, f32), b: (f32, f32)| {
         buf.paint_sdf(
             (a.0.min(b.0), a.1.min(b.1), a.0.max(b.0), a.1.max(b.1)),
             colours.muted,

@@ -12,7 +12,8 @@ use super::scene::{LineMark, Part, RowMark, Scene};
 use super::text;
 use super::theme::{Colours, Rgb};
 
-/// A picture in palette indices, painted through its palette.
+/// A picture in palette indices, painted through its palette: the boards, and the review
+/// charts and standings tables drawn in the same palette.
 pub(crate) struct Indexed<'q> {
     pub width: u32,
     pub height: u32,

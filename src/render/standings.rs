@@ -5,9 +5,9 @@
 //! dropped, combining marks limited) and cut with an ellipsis when they do not fit. The table
 //! is drawn straight in the theme's palette and stored as a palette PNG, one band per row.
 
-use super::cache::{self, Quantizer};
+use super::cache;
+use super::compose::Indexed;
 use super::encode;
-use super::paint::Canvas;
 use super::text;
 use super::theme::{Colours, Rgb, Theme};
 
@@ -86,34 +86,12 @@ impl DrawnTable {
     }
 }
 
-/// A canvas of palette indices.
-struct Table<'q> {
-    width: u32,
-    height: u32,
-    idx: Vec<u8>,
-    quant: &'q Quantizer,
-}
-
-impl Canvas for Table<'_> {
-    fn dims(&self) -> (u32, u32) {
-        (self.width, self.height)
-    }
-    fn get(&self, x: u32, y: u32) -> Rgb {
-        self.quant
-            .colour(self.idx[y as usize * self.width as usize + x as usize])
-    }
-    fn set(&mut self, x: u32, y: u32, c: Rgb) {
-        self.idx[y as usize * self.width as usize + x as usize] = self.quant.index_of(c);
-    }
-}
-
-impl Table<'_> {
-    fn fill(&mut self, y0: u32, y1: u32, c: Rgb) {
-        let i = self.quant.index_of(c);
-        let w = self.width as usize;
-        let (y0, y1) = (y0.min(self.height) as usize, y1.min(self.height) as usize);
-        self.idx[y0 * w..y1 * w].fill(i);
-    }
+/// Fills the rows `y0..y1` of the table with `c` (a heading band, a stripe).
+fn fill_rows(buf: &mut Indexed<'_>, y0: u32, y1: u32, c: Rgb) {
+    let i = buf.quant.index_of(c);
+    let w = buf.width as usize;
+    let (y0, y1) = (y0.min(buf.height) as usize, y1.min(buf.height) as usize);
+    buf.idx[y0 * w..y1 * w].fill(i);
 }
 
 fn mix(a: Rgb, b: Rgb, t: f32) -> Rgb {
@@ -122,7 +100,7 @@ fn mix(a: Rgb, b: Rgb, t: f32) -> Rgb {
 }
 
 /// Draws text right-aligned at `right`.
-fn right_aligned(buf: &mut Table<'_>, s: &str, em: f32, right: f32, baseline: f32, c: Rgb) {
+fn right_aligned(buf: &mut Indexed<'_>, s: &str, em: f32, right: f32, baseline: f32, c: Rgb) {
     let t = text::shape(s, em);
     text::draw(buf, &t, right - t.width, baseline, c);
 }
@@ -133,7 +111,7 @@ pub fn draw_standings(table: &StandingsTable, theme: Theme) -> DrawnTable {
     let colours: &Colours = theme.colours();
     let rows = table.rows.len() as u32;
     let height = TITLE_H + HEAD_H + rows.max(1) * ROW_H + BOTTOM;
-    let mut buf = Table {
+    let mut buf = Indexed {
         width: WIDTH,
         height,
         idx: vec![assets.quant.index_of(colours.footer); (WIDTH * height) as usize],
@@ -176,7 +154,7 @@ pub fn draw_standings(table: &StandingsTable, theme: Theme) -> DrawnTable {
 
     // Headings on a band of the rule colour.
     let head_top = TITLE_H;
-    buf.fill(head_top, head_top + HEAD_H, colours.footer_rule);
+    fill_rows(&mut buf, head_top, head_top + HEAD_H, colours.footer_rule);
     let base = (head_top + HEAD_H / 2) as f32 + text::cap_height(HEAD_EM) / 2.0;
     if let Some(h) = table.headings.first() {
         right_aligned(&mut buf, h, HEAD_EM, MARGIN + RANK_W, base, colours.text);
@@ -201,7 +179,7 @@ pub fn draw_standings(table: &StandingsTable, theme: Theme) -> DrawnTable {
     for (i, row) in table.rows.iter().enumerate() {
         let top = TITLE_H + HEAD_H + i as u32 * ROW_H;
         if i % 2 == 1 {
-            buf.fill(top, top + ROW_H, stripe);
+            fill_rows(&mut buf, top, top + ROW_H, stripe);
         }
         let base = (top + ROW_H / 2) as f32 + text::cap_height(CELL_EM) / 2.0;
         let (main, soft) = if row.withdrawn {
