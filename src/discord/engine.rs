@@ -188,12 +188,7 @@ pub async fn challenge(
     };
     note.answered = Some(0);
     let mut view = view;
-    let threads = data
-        .service
-        .guild_settings(view.guild)
-        .await
-        .map(|s| s.thread_per_game)
-        .unwrap_or(true);
+    let threads = super::guild_threads(&data.service, view.guild).await;
     if threads {
         // As for games between members: the game gets a thread from its first message, and
         // is played there from now on (in the channel when no thread can be had).

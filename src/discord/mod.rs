@@ -112,6 +112,17 @@ async fn guild_lang(service: &Service, guild: GuildId, guild_locale: Option<&str
     }
 }
 
+/// Whether a guild's games are played in a thread of their own: its setting, else yes (the
+/// settings' default) when they cannot be read. Asked wherever a game's first board goes out:
+/// the answer to an accepted challenge or an engine game, the outbox, a tournament round.
+async fn guild_threads(service: &Service, guild: GuildId) -> bool {
+    service
+        .guild_settings(guild)
+        .await
+        .map(|s| s.thread_per_game)
+        .unwrap_or(true)
+}
+
 /// Where slash commands are registered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Registration {

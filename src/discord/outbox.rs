@@ -354,12 +354,7 @@ impl Poster {
             note.answered = Some(id);
             note.thread_from = Some((view.channel.0, id));
         }
-        let threads = self
-            .service
-            .guild_settings(view.guild)
-            .await
-            .map(|s| s.thread_per_game)
-            .unwrap_or(true);
+        let threads = super::guild_threads(&self.service, view.guild).await;
         if threads && view.thread.is_none() && row.message_id.is_none() {
             match self
                 .open_thread(&view, note.thread_from, row.attempts)

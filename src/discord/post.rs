@@ -399,12 +399,7 @@ pub async fn start_game(
         );
         return Ok(());
     }
-    let threads = data
-        .service
-        .guild_settings(view.guild)
-        .await
-        .map(|s| s.thread_per_game)
-        .unwrap_or(true);
+    let threads = super::guild_threads(&data.service, view.guild).await;
     let prefs = viewer_prefs(&data.service, &view).await;
     let limit = click.attachment_size_limit;
     let mut notice = None;

@@ -1200,11 +1200,7 @@ pub(super) async fn post_announcement(
     let t0 = &a.standings.tournament;
     let (id, guild, channel) = (t0.row.id, t0.row.guild, t0.row.channel);
     let lang = super::guild_lang(service, guild, None).await;
-    let threads = service
-        .guild_settings(guild)
-        .await
-        .map(|s| s.thread_per_game)
-        .unwrap_or(true);
+    let threads = super::guild_threads(service, guild).await;
     let poster = Poster {
         http,
         service,
