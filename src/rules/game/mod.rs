@@ -21,7 +21,6 @@ pub use tournament::{Symmetry, TARAGUCHI_OFFERS};
 
 use capture::Claims;
 use cells::{CELLS, EMPTY, WALL, idx, is_stone, point_at};
-use tournament::is_tournament_step;
 use wins::RawLine;
 
 use super::point::Point;
@@ -277,15 +276,29 @@ impl Game {
     /// [`PlayError`] when the action is refused; the game is then unchanged.
     pub fn apply(&mut self, action: Action) -> Result<MoveReport, PlayError> {
         self.check_shape(action)?;
-        if is_tournament_step(self.state.phase, action) {
-            self.check_tournament(action)?;
-            return match action {
-                Action::Choose(p) => self.play(p, action),
-                _ => Ok(self.apply_tournament(action)),
-            };
-        }
         match (self.state.phase, action) {
             (Phase::Playing, Action::Place(p)) => self.play(p, action),
+            (
+                Phase::SwapOrKeep { .. }
+                | Phase::Declaring { .. }
+                | Phase::Offering { .. }
+                | Phase::Selecting { .. },
+                _,
+            )
+            | (
+                _,
+                Action::Swap
+                | Action::Keep
+                | Action::Declare(_)
+                | Action::Offer(_)
+                | Action::Choose(_),
+            ) => {
+                self.check_tournament(action)?;
+                match action {
+                    Action::Choose(p) => self.play(p, action),
+                    _ => Ok(self.apply_tournament(action)),
+                }
+            }
             (_, Action::Retire(colour)) => {
                 self.check_retire(colour)?;
                 let before = self.state;
@@ -376,10 +389,9 @@ impl Game {
             (Phase::Choosing { .. }, Action::Place(_)) => {
                 Err(PlayError::WrongPhase("a colour choice is due, not a stone"))
             }
-            // Left: a colour choice (`Take`, `PlaceTwo`) in normal play or while placing. The
-            // Renju openings' steps and phases never get here: `is_tournament_step` sent them to
-            // `check_tournament` above.
-            _ => Err(PlayError::WrongPhase("a stone is due, not a colour choice")),
+            (_, Action::Take(_) | Action::PlaceTwo) => {
+                Err(PlayError::WrongPhase("a stone is due, not a colour choice"))
+            }
         }
     }
 
@@ -534,16 +546,6 @@ impl Game {
     /// The [`PlayError`] that [`Game::apply`] would return.
     pub fn check(&self, action: Action) -> Result<(), PlayError> {
         self.check_shape(action)?;
-        if is_tournament_step(self.state.phase, action) {
-            self.check_tournament(action)?;
-            if let Action::Choose(p) = action {
-                if self.cells.get(idx(p)).copied() != Some(EMPTY) {
-                    return Err(PlayError::Occupied(p));
-                }
-                self.renju_check(p, self.state.to_move)?;
-            }
-            return Ok(());
-        }
         match (self.state.phase, action) {
             (Phase::Playing, Action::Place(p)) => {
                 let i = idx(p);
@@ -554,6 +556,30 @@ impl Game {
                 self.renju_check(p, self.state.to_move)?;
                 if self.forbidden_at(i, self.state.to_move) {
                     return Err(PlayError::ForbiddenSelfCapture(p));
+                }
+                Ok(())
+            }
+            (
+                Phase::SwapOrKeep { .. }
+                | Phase::Declaring { .. }
+                | Phase::Offering { .. }
+                | Phase::Selecting { .. },
+                _,
+            )
+            | (
+                _,
+                Action::Swap
+                | Action::Keep
+                | Action::Declare(_)
+                | Action::Offer(_)
+                | Action::Choose(_),
+            ) => {
+                self.check_tournament(action)?;
+                if let Action::Choose(p) = action {
+                    if self.cells.get(idx(p)).copied() != Some(EMPTY) {
+                        return Err(PlayError::Occupied(p));
+                    }
+                    self.renju_check(p, self.state.to_move)?;
                 }
                 Ok(())
             }
@@ -578,10 +604,9 @@ impl Game {
             (Phase::Choosing { .. }, Action::Place(_)) => {
                 Err(PlayError::WrongPhase("a colour choice is due, not a stone"))
             }
-            // Left: a colour choice (`Take`, `PlaceTwo`) in normal play or while placing. The
-            // Renju openings' steps and phases never get here: `is_tournament_step` sent them to
-            // `check_tournament` above.
-            _ => Err(PlayError::WrongPhase("a stone is due, not a colour choice")),
+            (_, Action::Take(_) | Action::PlaceTwo) => {
+                Err(PlayError::WrongPhase("a stone is due, not a colour choice"))
+            }
         }
     }
 }

@@ -13,24 +13,6 @@ use crate::rules::ruleset::Opening;
 /// Taraguchi-10 offers exactly this many fifth moves.
 pub const TARAGUCHI_OFFERS: u8 = 10;
 
-/// Whether `action` in `phase` is for the Renju openings' own rules: a decision,
-/// declaration, offer or choice (in any phase), or anything at all while one of their phases
-/// is due. [`Game::check_tournament`] answers for all of these, and [`Game::apply`] and
-/// [`Game::check`] both hand them over on this one test, so that the two never disagree on
-/// which actions are the openings'.
-pub(super) fn is_tournament_step(phase: Phase, action: Action) -> bool {
-    matches!(
-        phase,
-        Phase::SwapOrKeep { .. }
-            | Phase::Declaring { .. }
-            | Phase::Offering { .. }
-            | Phase::Selecting { .. }
-    ) || matches!(
-        action,
-        Action::Swap | Action::Keep | Action::Declare(_) | Action::Offer(_) | Action::Choose(_)
-    )
-}
-
 impl Game {
     /// The fifth moves offered and waiting for white's choice (empty otherwise).
     pub fn offered(&self) -> &[Point] {
