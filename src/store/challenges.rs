@@ -110,42 +110,54 @@ async fn challenge_in(tx: &mut Tx, id: ChallengeId) -> Result<Option<Challenge>,
     challenge_from(&row, members).map(Some)
 }
 
+/// Writes a new open challenge in `tx`: its row (rules, time control, rating, expiry), the
+/// challenger as its first member, and the names of the challenger and the opponent. The
+/// one place a challenge's row is written, for plain challenges and rematches alike, so
+/// that no column (such as one of the time control's) is written by one and not the other.
+pub(super) async fn insert_challenge_in(
+    tx: &mut Tx,
+    new: &NewChallenge,
+) -> Result<ChallengeId, StorageError> {
+    let id: i64 = sqlx::query(
+        "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, rules, \
+         players, days_per_move, rated, status, seats_taken, created_at, expires_at, \
+         minutes_per_move) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'open', 1, $9, $10, $11) RETURNING challenge_id",
+    )
+    .bind(new.guild.to_db())
+    .bind(new.channel.to_db())
+    .bind(new.challenger.id.to_db())
+    .bind(new.opponent.as_ref().map(|o| o.id.to_db()))
+    .bind(new.rules.to_spec())
+    .bind(i64::from(new.rules.players))
+    .bind(new.time.to_db())
+    .bind(new.rated)
+    .bind(new.now.0)
+    .bind(new.expires_at.0)
+    .bind(new.time.minutes_to_db())
+    .fetch_one(&mut **tx)
+    .await?
+    .try_get(0)?;
+    sqlx::query(
+        "INSERT INTO challenge_members (challenge_id, user_id, position, joined_at) \
+         VALUES ($1, $2, 1, $3)",
+    )
+    .bind(id)
+    .bind(new.challenger.id.to_db())
+    .bind(new.now.0)
+    .execute(&mut **tx)
+    .await?;
+    let mut members = vec![&new.challenger];
+    members.extend(&new.opponent);
+    upsert_members(tx, new.guild, &members, new.now).await?;
+    Ok(ChallengeId(id))
+}
+
 impl Store {
     /// [`StorageError`].
     pub async fn insert_challenge(&self, new: &NewChallenge) -> Result<Challenge, StorageError> {
         let mut tx = self.begin_write().await?;
-        let id: i64 = sqlx::query(
-            "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, rules, \
-             players, days_per_move, rated, status, seats_taken, created_at, expires_at, \
-             minutes_per_move) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'open', 1, $9, $10, $11) RETURNING challenge_id",
-        )
-        .bind(new.guild.to_db())
-        .bind(new.channel.to_db())
-        .bind(new.challenger.id.to_db())
-        .bind(new.opponent.as_ref().map(|o| o.id.to_db()))
-        .bind(new.rules.to_spec())
-        .bind(i64::from(new.rules.players))
-        .bind(new.time.to_db())
-        .bind(new.rated)
-        .bind(new.now.0)
-        .bind(new.expires_at.0)
-        .bind(new.time.minutes_to_db())
-        .fetch_one(&mut *tx)
-        .await?
-        .try_get(0)?;
-        sqlx::query(
-            "INSERT INTO challenge_members (challenge_id, user_id, position, joined_at) \
-             VALUES ($1, $2, 1, $3)",
-        )
-        .bind(id)
-        .bind(new.challenger.id.to_db())
-        .bind(new.now.0)
-        .execute(&mut *tx)
-        .await?;
-        let mut members = vec![&new.challenger];
-        members.extend(&new.opponent);
-        upsert_members(&mut tx, new.guild, &members, new.now).await?;
+        let ChallengeId(id) = insert_challenge_in(&mut tx, new).await?;
         tx.commit().await?;
         self.challenge(ChallengeId(id))
             .await?

@@ -10,10 +10,11 @@ use std::str::FromStr;
 
 use sqlx::Row as _;
 
+use super::challenges::insert_challenge_in;
 use super::model::{ChallengeId, ChannelId, GameId, MessageId, Timestamp, UserId};
 use super::rows::{pair, small};
 use super::shown::Shown;
-use super::{NewChallenge, Row, StorageError, Store, is_unique_violation, upsert_members};
+use super::{NewChallenge, Row, StorageError, Store, is_unique_violation};
 
 /// An offer's number, put into button ids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -327,8 +328,9 @@ impl Store {
         Ok(out)
     }
 
-    /// Records a two-player challenge that is the rematch of `game`, in one transaction
-    /// (challenge, its first member, the names, and the rematch link).
+    /// Records a two-player challenge that is the rematch of `game`, in one transaction:
+    /// the challenge as [`Store::insert_challenge`] writes it (so with the same time
+    /// control, whichever it is), and the rematch link.
     ///
     /// # Errors
     /// [`StorageError`].
@@ -338,43 +340,14 @@ impl Store {
         game: GameId,
     ) -> Result<ChallengeId, StorageError> {
         let mut tx = self.begin_write().await?;
-        let id: i64 = sqlx::query(
-            "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, rules, \
-             players, days_per_move, rated, status, seats_taken, created_at, expires_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'open', 1, $9, $10) RETURNING challenge_id",
-        )
-        .bind(new.guild.to_db())
-        .bind(new.channel.to_db())
-        .bind(new.challenger.id.to_db())
-        .bind(new.opponent.as_ref().map(|o| o.id.to_db()))
-        .bind(new.rules.to_spec())
-        .bind(i64::from(new.rules.players))
-        .bind(new.time.to_db())
-        .bind(new.rated)
-        .bind(new.now.0)
-        .bind(new.expires_at.0)
-        .fetch_one(&mut *tx)
-        .await?
-        .try_get(0)?;
-        sqlx::query(
-            "INSERT INTO challenge_members (challenge_id, user_id, position, joined_at) \
-             VALUES ($1, $2, 1, $3)",
-        )
-        .bind(id)
-        .bind(new.challenger.id.to_db())
-        .bind(new.now.0)
-        .execute(&mut *tx)
-        .await?;
+        let id = insert_challenge_in(&mut tx, new).await?;
         sqlx::query("INSERT INTO rematches (challenge_id, game_id) VALUES ($1, $2)")
-            .bind(id)
+            .bind(id.0)
             .bind(game.0)
             .execute(&mut *tx)
             .await?;
-        let mut members = vec![&new.challenger];
-        members.extend(&new.opponent);
-        upsert_members(&mut tx, new.guild, &members, new.now).await?;
         tx.commit().await?;
-        Ok(ChallengeId(id))
+        Ok(id)
     }
 
     /// The game a challenge is the rematch of, if it is one.

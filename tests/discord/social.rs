@@ -255,7 +255,9 @@ async fn an_agreed_draw_offers_a_rematch_with_the_seats_swapped() {
     let alice = fake.add_user("alice");
     let bob = fake.add_user("bob");
     let carol = fake.add_user("carol");
-    let started = start_two_player(&fake, &alice, &bob, &[("game", 0)]).await;
+    // A live game: its rematch keeps its clock.
+    let started =
+        start_two_player(&fake, &alice, &bob, &[("game", 0), ("minutes_per_move", 5)]).await;
     let [first, second] = &started.order;
     play(&fake, first, started.thread, "H8").await;
     let (_, message, ids) = offer(&fake, second, started.thread, "draw").await;
@@ -294,6 +296,7 @@ async fn an_agreed_draw_offers_a_rematch_with_the_seats_swapped() {
         .await;
     let text = content(&proposal);
     assert!(text.contains("Rematch of game #1"), "{text}");
+    assert!(text.contains("5 minutes per move"), "{text}");
     assert_eq!(allowed_users(&proposal), vec![first.id]);
     let proposal_id = message_id(proposal.response.as_ref().unwrap());
     let accept = find(&button_ids(&proposal.json_or_null()), "gb:acc:");

@@ -7,7 +7,7 @@ use gomoku_bot::service::{
     OfferStatus, Outcome, ResultReason, ServiceError, UserId,
 };
 
-use gomoku_bot::store::Backend;
+use gomoku_bot::store::{Backend, ChannelId, NewChallenge, TimeControl};
 
 use crate::common::*;
 
@@ -452,6 +452,62 @@ async fn a_rematch_has_the_same_rules_and_the_seats_swapped(db: TestDb) {
     assert_eq!(seat_of(&again, second.user.id), 2);
 }
 
+/// The time controls a rematch must keep: live, correspondence and none.
+const REMATCH_TIMES: [TimeControl; 3] = [
+    TimeControl::MinutesPerMove(5),
+    TimeControl::DaysPerMove(3),
+    TimeControl::Unlimited,
+];
+
+/// The store writes a rematch's challenge with the time control it is given, whichever
+/// column that is (a rematch once lost its minutes per move and read back as unlimited).
+async fn a_rematch_is_stored_with_its_time_control(db: TestDb) {
+    let env = Env::new(db).await;
+    let (game, first, second) = start_two(&env.svc, "gomoku").await;
+    env.svc.resign(&first, Some(game.id)).await.unwrap();
+    let store = env.svc.store();
+    for time in REMATCH_TIMES {
+        let new = NewChallenge {
+            guild: GuildId(GUILD),
+            channel: ChannelId(CHANNEL),
+            challenger: first.user.clone(),
+            opponent: Some(second.user.clone()),
+            rules: *game.game.rules(),
+            time,
+            rated: false,
+            now: T0,
+            expires_at: T0.plus(std::time::Duration::from_secs(3600)),
+        };
+        let id = store.insert_rematch(&new, game.id).await.unwrap();
+        let c = store.challenge(id).await.unwrap().expect("the rematch");
+        assert_eq!(c.time, time, "the rematch's time control");
+        assert_eq!(c.rules, *game.game.rules());
+        assert_eq!(c.status, ChallengeStatus::Open);
+        assert_eq!(c.members, vec![first.user.id]);
+        assert_eq!(store.rematch_of(id).await.unwrap(), Some(game.id));
+    }
+}
+
+/// Proposed through the service and accepted, a rematch is played with the time control
+/// of the game it is the rematch of.
+async fn a_rematch_keeps_the_games_time_control(db: TestDb) {
+    let env = Env::new(db).await;
+    let (first, second) = (at(alice()), at(bob()));
+    for time in REMATCH_TIMES {
+        let mut r = request(Some(bob()), "gomoku");
+        r.time = Some(time);
+        let c = env.svc.challenge(&first, r).await.unwrap();
+        let game = env.svc.accept(&second, c.id).await.unwrap().game.unwrap();
+        assert_eq!(game.time, time);
+        env.svc.resign(&first, Some(game.id)).await.unwrap();
+        let c = env.svc.propose_rematch(&second, game.id).await.unwrap();
+        assert_eq!(c.time, time, "the proposed rematch's time control");
+        let new = env.svc.accept(&first, c.id).await.unwrap().game.unwrap();
+        assert_eq!(new.time, time, "the rematch game's time control");
+        env.svc.resign(&first, Some(new.id)).await.unwrap();
+    }
+}
+
 async fn a_declined_or_expired_rematch_can_be_proposed_again_and_three_players_have_none(
     db: TestDb,
 ) {
@@ -642,5 +698,7 @@ both_stores!(
     draws_are_refused_in_multiplayer_and_take_backs_need_every_other_player,
     offers_are_refused_to_outsiders_and_to_their_own_author,
     a_rematch_has_the_same_rules_and_the_seats_swapped,
+    a_rematch_is_stored_with_its_time_control,
+    a_rematch_keeps_the_games_time_control,
     a_declined_or_expired_rematch_can_be_proposed_again_and_three_players_have_none,
 );
