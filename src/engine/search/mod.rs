@@ -165,7 +165,7 @@ impl Engine {
         let mut search = Search {
             b: Board::new(game),
             tt: &mut self.tt,
-            style: self.style,
+            style: self.style.for_rules(game.rules()),
             nodes: 0,
             node_limit: limits.nodes,
             deadline: start + limits.time.mul_f64(0.85),

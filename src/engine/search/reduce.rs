@@ -204,6 +204,34 @@ mod tests {
     }
 
     #[test]
+    fn capture_games_search_every_candidate_unless_told_to_prune() {
+        let level5 = Style::for_level(Level::new(5).expect("level"));
+        assert!(level5.mcp > 0 && level5.lmr > 0, "level 5 prunes in Gomoku");
+        let spec = |s: &str| RuleSet::from_spec(s).expect("spec");
+        assert_eq!(level5.for_rules(&spec("gomoku")), level5);
+        assert_eq!(level5.for_rules(&spec("renju")), level5);
+        for rules in ["pente", "keryo"] {
+            let s = level5.for_rules(&spec(rules));
+            assert_eq!((s.mcp, s.lmr), (0, 0), "{rules}");
+            assert_eq!(move_count(&s, 3, 12), 12, "{rules}: the full width");
+            assert_eq!(reduction(&s, 6, 20, false), 0, "{rules}: no reduction");
+            assert_eq!(
+                Style {
+                    mcp: level5.mcp,
+                    lmr: level5.lmr,
+                    ..s
+                },
+                level5,
+                "only those two"
+            );
+        }
+        let mut pruning = level5;
+        pruning.set("prune_captures", "on").expect("a setting");
+        assert_eq!(pruning.for_rules(&spec("keryo")), pruning);
+        assert!(pruning.set("prune_captures", "sometimes").is_err());
+    }
+
+    #[test]
     fn early_tactical_or_shallow_moves_are_never_reduced() {
         let s = style(3, 8);
         for index in 0..3 {

@@ -98,6 +98,11 @@ pub struct Style {
     /// Whether the opening book (`src/engine/book.txt`) answers the positions it covers,
     /// without a search.
     pub book: bool,
+    /// Capture games: whether move count pruning and the late move reductions (`mcp`,
+    /// `lmr`) apply there too. Off at every level: in Keryo a quiet move far down the list
+    /// (one that sets up or stops a capture) decides too often to be cut or reduced
+    /// (`docs/engine-measurements.md`, December 4 night).
+    pub prune_captures: bool,
 }
 
 /// `value` as a switch: `on`/`true` or `off`/`false`.
@@ -151,9 +156,23 @@ impl Style {
             "mcp" => self.mcp = bounded(value, 0, 64).ok_or_else(bad)? as usize,
             "rfp" => self.rfp = bounded(value, 0, 10_000).ok_or_else(bad)?,
             "book" => self.book = on_off(value).ok_or_else(bad)?,
+            "prune_captures" => self.prune_captures = on_off(value).ok_or_else(bad)?,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
+    }
+
+    /// This style as it plays under `rules`: in capture games without `prune_captures`, every
+    /// candidate is searched to full depth (no move count pruning, no late move reductions).
+    pub fn for_rules(self, rules: &crate::rules::RuleSet) -> Style {
+        if rules.captures == crate::rules::Captures::None || self.prune_captures {
+            return self;
+        }
+        Style {
+            mcp: 0,
+            lmr: 0,
+            ..self
+        }
     }
 
     /// The style of a level.
@@ -247,6 +266,7 @@ impl Style {
         mcp: 1,
         rfp: 0,
         book: true,
+        prune_captures: false,
     };
 
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning and late
