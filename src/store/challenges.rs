@@ -154,6 +154,10 @@ pub(super) async fn insert_challenge_in(
 }
 
 impl Store {
+    /// Stores a new challenge (or lobby) with its challenger as the first member and the
+    /// players' names, in one transaction, and returns it as stored.
+    ///
+    /// # Errors
     /// [`StorageError`].
     pub async fn insert_challenge(&self, new: &NewChallenge) -> Result<Challenge, StorageError> {
         let mut tx = self.begin_write().await?;
