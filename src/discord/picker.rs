@@ -24,7 +24,7 @@ use serenity::{CreateAttachment, CreateInteractionResponse, CreateInteractionRes
 use super::announce::announce_click;
 use super::components::picker::{HEIGHT, WIDTH, picker_rows};
 pub use super::components::picker::{PickerId, Window};
-use super::components::reply_private;
+use super::components::{answer_click, reply_private};
 use super::post::{self, Origin};
 use super::rest::{Op, counted};
 use super::text::{self, error_text};
@@ -150,11 +150,7 @@ pub async fn handle_click(
                 .content(picker_text(&data.i18n, lang, &view, w))
                 .components(picker_rows(&data.i18n, lang, &view, w))
                 .ephemeral(true);
-            counted(
-                Op::Answer,
-                click.create_response(&ctx.http, CreateInteractionResponse::Message(message)),
-            )
-            .await?;
+            answer_click(ctx, click, message).await?;
             Ok(())
         }
         PickerId::Window { to, .. } => {

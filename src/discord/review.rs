@@ -13,14 +13,11 @@
 use std::time::{Duration, Instant};
 
 use poise::serenity_prelude as serenity;
-use serenity::{
-    CreateAttachment, CreateInteractionResponse, CreateInteractionResponseMessage, EditMessage,
-    Http,
-};
+use serenity::{CreateAttachment, CreateInteractionResponseMessage, EditMessage, Http};
 use tracing::{info, warn};
 
-use super::components::reply_private;
 pub use super::components::review::{button_id, parse_button};
+use super::components::{answer_click, reply_private};
 use super::context::{actor_of, private_lang, say_error};
 use super::engine_pool::Shared;
 use super::ratings::autocomplete_any_game;
@@ -128,22 +125,13 @@ pub async fn handle_click(
             let message = CreateInteractionResponseMessage::new()
                 .content(reply.content)
                 .files(reply.files);
-            counted(
-                Op::Answer,
-                click.create_response(&ctx.http, CreateInteractionResponse::Message(message)),
-            )
-            .await?;
+            answer_click(ctx, click, message).await?;
             Ok(())
         }
         ReviewStart::Claimed(analyser) => {
             let first = progress_text(&data.i18n, lang, view.id, 0, analyser.len());
             let message = CreateInteractionResponseMessage::new().content(first);
-            if let Err(e) = counted(
-                Op::Answer,
-                click.create_response(&ctx.http, CreateInteractionResponse::Message(message)),
-            )
-            .await
-            {
+            if let Err(e) = answer_click(ctx, click, message).await {
                 let _ = data.service.abandon_review(view.id).await;
                 return Err(e.into());
             }

@@ -273,6 +273,19 @@ pub fn confirm_buttons(
     ])]
 }
 
+/// Answers a click with a new message (counted as an answer).
+pub(super) async fn answer_click(
+    ctx: &serenity::Context,
+    click: &serenity::ComponentInteraction,
+    message: CreateInteractionResponseMessage,
+) -> Result<(), serenity::Error> {
+    counted(
+        Op::Answer,
+        click.create_response(&ctx.http, CreateInteractionResponse::Message(message)),
+    )
+    .await
+}
+
 /// Answers a click privately with `text`.
 pub(super) async fn reply_private(
     ctx: &serenity::Context,
@@ -282,11 +295,7 @@ pub(super) async fn reply_private(
     let message = CreateInteractionResponseMessage::new()
         .content(text::clip(text))
         .ephemeral(true);
-    counted(
-        Op::Answer,
-        click.create_response(&ctx.http, CreateInteractionResponse::Message(message)),
-    )
-    .await?;
+    answer_click(ctx, click, message).await?;
     Ok(())
 }
 
