@@ -142,6 +142,10 @@ enum Command {
         /// Random stones near the centre before the engines take over.
         #[arg(long, default_value_t = 3)]
         opening_stones: usize,
+        /// A file of openings, one a line (moves as the records write them; `#` comments),
+        /// played in turn by the game pairs instead of random stones.
+        #[arg(long, value_name = "FILE")]
+        openings: Option<String>,
         /// Also print every game's moves.
         #[arg(long)]
         records: bool,
@@ -293,6 +297,7 @@ fn main() -> ExitCode {
             budget_scale,
             seed,
             opening_stones,
+            openings,
             records,
             pbrain_turn_ms,
         } => {
@@ -307,6 +312,7 @@ fn main() -> ExitCode {
                 budget_scale,
                 seed,
                 opening_stones,
+                openings,
                 records,
             };
             match args.run() {

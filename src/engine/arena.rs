@@ -97,6 +97,9 @@ pub struct ArenaConfig {
     pub seed: u64,
     /// Stones played at random near the centre before the engines take over.
     pub opening_stones: usize,
+    /// Openings the game pairs play in turn (pair `k` the `k % len`-th) instead of random
+    /// stones; empty: random stones.
+    pub openings: Vec<Game>,
     /// Also print each game's moves on stderr as it ends, so a match stopped early (or a
     /// long one still running) already has the records of the games it finished.
     pub progress_records: bool,
@@ -429,8 +432,13 @@ pub fn run(config: &ArenaConfig) -> Result<ArenaResult, ArenaError> {
     })
 }
 
-/// The opening of game pair `pair`: random legal points within 4 of the centre.
+/// The opening of game pair `pair`: the next of the given openings, or random legal points
+/// within 4 of the centre.
 fn opening(config: &ArenaConfig, pair: u64) -> Game {
+    if !config.openings.is_empty() {
+        let k = usize::try_from(pair).unwrap_or(0) % config.openings.len();
+        return config.openings[k].clone();
+    }
     let mut rng = StdRng::seed_from_u64(config.seed ^ pair.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     random_opening(config.rules, config.opening_stones, 4, &mut rng)
 }
@@ -607,6 +615,7 @@ mod tests {
             budget_scale: 0.01,
             seed: 1,
             opening_stones: 3,
+            openings: Vec::new(),
             progress_records: false,
         };
         assert_eq!(run(&c), Err(ArenaError::NotTwoPlayers(3)));
@@ -629,6 +638,7 @@ mod tests {
             budget_scale: 0.05,
             seed: 7,
             opening_stones: 2,
+            openings: Vec::new(),
             progress_records: false,
         };
         let r = run(&c).expect("match");

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use super::{ArenaConfig, parse_side, record_line, run};
-use crate::rules::{Preset, RuleSet};
+use crate::rules::{Game, Preset, RuleSet};
 
 /// The arena command's settings as written on the command line.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,6 +31,9 @@ pub struct ArenaArgs {
     pub seed: u64,
     /// Random stones near the centre before the engines take over.
     pub opening_stones: usize,
+    /// A file of openings, one a line (moves as the records write them, `#` comments), used
+    /// in turn by the game pairs instead of random stones; `None`: random stones.
+    pub openings: Option<String>,
     /// Also print every game's moves.
     pub records: bool,
 }
@@ -49,6 +52,7 @@ impl Default for ArenaArgs {
             budget_scale: 1.0,
             seed: 1,
             opening_stones: 3,
+            openings: None,
             records: false,
         }
     }
@@ -81,6 +85,7 @@ impl ArenaArgs {
                 "--budget-scale" => out.budget_scale = value.parse().map_err(|_| bad())?,
                 "--seed" => out.seed = value.parse().map_err(|_| bad())?,
                 "--opening-stones" => out.opening_stones = value.parse().map_err(|_| bad())?,
+                "--openings" => out.openings = Some(value),
                 _ => return Err(format!("unknown flag {flag}")),
             }
         }
@@ -100,6 +105,13 @@ impl ArenaArgs {
         let turn = Duration::from_millis(self.pbrain_turn_ms);
         let a = parse_side(&self.a, turn).map_err(|e| e.to_string())?;
         let b = parse_side(&self.b, turn).map_err(|e| e.to_string())?;
+        let openings = match &self.openings {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+                read_openings(&text, rules).map_err(|e| format!("{path}: {e}"))?
+            }
+            None => Vec::new(),
+        };
         Ok(ArenaConfig {
             rules,
             a,
@@ -109,6 +121,7 @@ impl ArenaArgs {
             budget_scale: self.budget_scale,
             seed: self.seed,
             opening_stones: self.opening_stones,
+            openings,
             progress_records: self.records,
         })
     }
@@ -129,6 +142,38 @@ impl ArenaArgs {
         }
         Ok(text)
     }
+}
+
+/// The openings of an `--openings` file under `rules`: one a line, its moves separated by
+/// spaces, blank lines and `#` comments skipped.
+///
+/// # Errors
+/// A line saying which line and move the rules refuse (or that a game ends in its opening),
+/// or that the file holds no opening.
+pub fn read_openings(text: &str, rules: RuleSet) -> Result<Vec<Game>, String> {
+    let mut openings = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or_default().trim();
+        if line.is_empty() {
+            continue;
+        }
+        let mut game = Game::new(rules);
+        for token in line.split_whitespace() {
+            game.apply_token(token)
+                .map_err(|e| format!("line {}: {token}: {e}", n + 1))?;
+        }
+        if game.is_over() {
+            return Err(format!(
+                "line {}: the game is over after its opening",
+                n + 1
+            ));
+        }
+        openings.push(game);
+    }
+    if openings.is_empty() {
+        return Err("no opening in the file".into());
+    }
+    Ok(openings)
 }
 
 #[cfg(test)]
@@ -176,6 +221,52 @@ mod tests {
                 .expect("flags")
                 .config()
                 .is_err()
+        );
+    }
+
+    #[test]
+    fn an_openings_file_gives_the_pairs_their_openings_in_turn() {
+        let rules = RuleSet::from_spec("gomoku").expect("spec");
+        let text = "# balanced\nH8 J9 G7\n\n  H8 H9   # two stones\n";
+        let openings = read_openings(text, rules).expect("openings");
+        let records: Vec<String> = openings
+            .iter()
+            .map(|g| {
+                g.record()
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        assert_eq!(records, ["H8 J9 G7", "H8 H9"]);
+        let mut c = flags("--rules gomoku --a 5 --b 4")
+            .expect("flags")
+            .config()
+            .expect("config");
+        c.openings = openings;
+        let first = |pair| super::super::opening(&c, pair).record().len();
+        assert_eq!([first(0), first(1), first(2), first(3)], [3, 2, 3, 2]);
+    }
+
+    #[test]
+    fn a_bad_openings_file_is_refused_with_its_line() {
+        let rules = RuleSet::from_spec("gomoku").expect("spec");
+        let e = read_openings("H8 J9\nH8 H8\n", rules).expect_err("occupied");
+        assert!(e.starts_with("line 2: H8"), "{e}");
+        let e = read_openings("H8 Z99\n", rules).expect_err("off the board");
+        assert!(e.starts_with("line 1: Z99"), "{e}");
+        assert!(read_openings("# nothing\n\n", rules).is_err());
+        let five = "A1 A15 B1 B15 C1 C15 D1 D15 E1";
+        let e = read_openings(five, rules).expect_err("over");
+        assert!(e.contains("over"), "{e}");
+        let missing = flags("--rules gomoku --a 5 --b 4 --openings /nonexistent/openings.txt")
+            .expect("flags");
+        assert!(
+            missing
+                .config()
+                .expect_err("no file")
+                .starts_with("/nonexistent")
         );
     }
 }
