@@ -269,4 +269,18 @@ mod tests {
                 .starts_with("/nonexistent")
         );
     }
+
+    #[test]
+    fn the_balanced_openings_file_reads_as_openings_of_three_stones() {
+        let text =
+            include_str!("../../../crates/gomoku-core/examples/gomoku_balanced_openings.txt");
+        let rules = RuleSet::from_spec("gomoku").expect("spec");
+        let openings = read_openings(text, rules).expect("openings");
+        assert_eq!(openings.len(), 24);
+        assert!(
+            openings
+                .iter()
+                .all(|g| g.record().len() == 3 && !g.is_over())
+        );
+    }
 }
