@@ -17,6 +17,7 @@ mod board;
 pub mod book;
 mod cache;
 mod openings;
+mod ordering;
 mod patterns;
 mod search;
 mod tt;

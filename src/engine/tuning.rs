@@ -3,8 +3,10 @@
 //! fit can weigh each term against another engine's judgement of the same positions.
 
 use super::board::{AXES, Board, EMPTY, step};
-use super::patterns::{OPEN_TWO, Threat};
-use crate::rules::{Captures, Game};
+use super::ordering::shape_score;
+pub use super::ordering::{SHAPE_SETS, shape_set, shape_sets};
+use super::patterns::{FIVE, OPEN_TWO, Threat};
+use crate::rules::{Captures, Game, Point};
 
 /// The names of the terms [`eval_features`] returns, in its order. `me` is the side to move.
 #[rustfmt::skip]
@@ -100,6 +102,55 @@ pub fn eval_features(game: &Game) -> Option<[i32; FEATURES]> {
     Some(f)
 }
 
+/// One candidate move of a position as the move ordering sees it (the side to move is
+/// `mine`, the other side `theirs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PolicyPoint {
+    /// The point.
+    pub point: Point,
+    /// The [`shape_set`] the mover's stone there would make.
+    pub mine: u16,
+    /// The [`shape_set`] the other side's stone there would make.
+    pub theirs: u16,
+    /// Windows the mover's stone there gains (the board's pattern units).
+    pub gain_mine: i32,
+    /// Windows the other side's stone there would gain.
+    pub gain_theirs: i32,
+    /// The search's ordering score of the point (without wins, captures or history).
+    pub score: i32,
+}
+
+/// The candidate moves of a position the main search orders by shapes alone: a game without
+/// captures and not Renju, not over, where neither side can make a line on the next move
+/// (those moves are forced, not ordered). `None` otherwise.
+pub fn policy_points(game: &Game) -> Option<Vec<PolicyPoint>> {
+    if game.is_over() || game.rules().captures != Captures::None || game.rules().is_renju() {
+        return None;
+    }
+    let b = Board::new(game);
+    let me = b.to_move();
+    if b.threats_at_least(1, Threat::Five) > 0 || b.threats_at_least(2, Threat::Five) > 0 {
+        return None;
+    }
+    let points = b
+        .frontier()
+        .filter_map(|i| {
+            let point = b.point(i)?;
+            let (mine, theirs) = (b.shapes_at(i, me), b.shapes_at(i, 3 - me));
+            debug_assert!(!mine.contains(&FIVE) && !theirs.contains(&FIVE));
+            Some(PolicyPoint {
+                point,
+                mine: shape_set(mine),
+                theirs: shape_set(theirs),
+                gain_mine: b.gain_at(i, me),
+                gain_theirs: b.gain_at(i, 3 - me),
+                score: shape_score(&b, i, me),
+            })
+        })
+        .collect();
+    Some(points)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,6 +193,52 @@ mod tests {
             "black has threats: {f:?}"
         );
         assert_eq!(f[32..35], [0, 0, 0]);
+    }
+
+    #[test]
+    fn policy_points_are_the_empty_points_near_the_stones_scored_as_the_search_orders() {
+        // White to move against black's open two H8 J8 (A1 is white's, far away).
+        let g = game("H8 A1 J8");
+        let points = policy_points(&g).expect("quiet");
+        let b = Board::new(&g);
+        // Every empty point within two of a stone, each once.
+        assert_eq!(points.len(), b.frontier().count());
+        let mut seen: Vec<Point> = points.iter().map(|p| p.point).collect();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), points.len());
+        let at = |name: &str| {
+            let p = Point::parse(name, 15).expect("point");
+            *points.iter().find(|c| c.point == p).expect("a candidate")
+        };
+        // At K8 black would make an open three, white nothing.
+        let open_three = crate::engine::patterns::OPEN_THREE;
+        let k8 = at("K8");
+        assert!(shape_sets()[usize::from(k8.theirs)].contains(&open_three));
+        assert!(!shape_sets()[usize::from(k8.mine)].contains(&open_three));
+        assert!(k8.gain_theirs > k8.gain_mine);
+        assert_eq!(
+            k8.score,
+            shape_score(&b, crate::engine::board::cell_of(k8.point), 2)
+        );
+        // The ordering puts one of black's open-three points first.
+        let best = points.iter().max_by_key(|p| p.score).expect("points");
+        let threes: Vec<Point> = ["F8", "G8", "K8", "L8"]
+            .map(|n| Point::parse(n, 15).expect("point"))
+            .to_vec();
+        assert!(threes.contains(&best.point), "{best:?}");
+        assert!(at("A2").score < k8.score);
+    }
+
+    #[test]
+    fn positions_with_a_winning_point_are_not_ordered() {
+        // Black threatens five at L8 (H8 J8 K8 G8 F8 is not there yet: four in a row).
+        assert!(policy_points(&game("H8 A1 J8 A2 K8 A3 G8")).is_none());
+        let mut pente = Game::new(RuleSet::from_spec("pente").expect("rules"));
+        pente
+            .apply(crate::rules::Action::parse("K10", 19).expect("move"))
+            .expect("legal");
+        assert!(policy_points(&pente).is_none());
     }
 
     #[test]

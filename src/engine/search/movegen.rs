@@ -3,13 +3,9 @@
 use super::eval::capture_value;
 use super::{Cand, Search, Tactics, WIN_MIN};
 use crate::engine::board::Board;
-use crate::engine::patterns::{FOUR, THREATS, Threat};
+use crate::engine::ordering::{fitted_score, shape_score};
+use crate::engine::patterns::{FOUR, Threat};
 use crate::rules::Point;
-
-/// Ordering bonus of a point by the threat it makes for the mover.
-const ATTACK: [i32; THREATS] = [0, 400, 500, 3_000, 8_000, 20_000, 0];
-/// Ordering bonus of a point by the threat it would give the opponent.
-const DEFENCE: [i32; THREATS] = [0, 300, 350, 2_500, 6_000, 15_000, 0];
 
 /// Whether `colour` makes at least a four on some line by playing the empty cell `i`.
 pub(super) fn makes_a_four(b: &Board, i: usize, colour: u8) -> bool {
@@ -54,6 +50,8 @@ impl Search<'_> {
         let capturing = b.captures != crate::rules::Captures::None;
         let (cap_me, cap_opp) = (b.captured(me), b.captured(opp));
         let goal = b.capture_win;
+        // The corrections were fitted to freestyle Gomoku (no captures, no forbidden points).
+        let fitted = self.style.policy && !capturing && !b.game.rules().is_renju();
         // Renju: black's forbidden points are no moves for black (checked exactly by the rules
         // core), but a point where white makes five stays in `opp_wins`: black cannot block
         // there, which is how white wins through a forbidden point.
@@ -72,12 +70,11 @@ impl Search<'_> {
                 }
                 continue;
             }
-            let mut score = b.gain_at(i, me) * 4
-                + b.gain_at(i, opp) * 3
-                + b.value_at(i, me) * 12
-                + b.value_at(i, opp) * 10
-                + ATTACK[b.threat_at(i, me) as usize]
-                + DEFENCE[b.threat_at(i, opp) as usize];
+            let mut score = if fitted {
+                fitted_score(b, i, me)
+            } else {
+                shape_score(b, i, me)
+            };
             if b.line_threat_at(i, me) && b.makes_line(i, me) {
                 tac.my_wins.push(i as u16);
                 score += 10 * WIN_MIN;

@@ -103,6 +103,9 @@ pub struct Style {
     /// (one that sets up or stops a capture) decides too often to be cut or reduced
     /// (`docs/engine-measurements.md`, December 4 night).
     pub prune_captures: bool,
+    /// Whether the move ordering adds the corrections fitted to a stronger engine's moves
+    /// (`src/engine/ordering.txt`, games without captures only).
+    pub policy: bool,
 }
 
 /// `value` as a switch: `on`/`true` or `off`/`false`.
@@ -157,6 +160,7 @@ impl Style {
             "rfp" => self.rfp = bounded(value, 0, 10_000).ok_or_else(bad)?,
             "book" => self.book = on_off(value).ok_or_else(bad)?,
             "prune_captures" => self.prune_captures = on_off(value).ok_or_else(bad)?,
+            "policy" => self.policy = on_off(value).ok_or_else(bad)?,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -267,6 +271,7 @@ impl Style {
         rfp: 0,
         book: true,
         prune_captures: false,
+        policy: false,
     };
 
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning and late
