@@ -9,8 +9,9 @@
 
 use std::sync::OnceLock;
 
-use super::board::Board;
+use super::board::{Board, STRIDE, cell_of};
 use super::patterns::THREATS;
+use crate::rules::Action;
 
 /// Ordering bonus of a point by the threat it makes for the mover.
 const ATTACK: [i32; THREATS] = [0, 400, 500, 3_000, 8_000, 20_000, 0];
@@ -22,8 +23,15 @@ const DEFENCE: [i32; THREATS] = [0, 300, 350, 2_500, 6_000, 15_000, 0];
 /// search adds wins, captures and its history on top.
 pub(crate) fn shape_score(b: &Board, i: usize, me: u8) -> i32 {
     let opp = 3 - me;
-    b.gain_at(i, me) * 4
-        + b.gain_at(i, opp) * 3
+    by_shapes(b, i, me, b.gain_at(i, me), b.gain_at(i, opp))
+}
+
+/// [`shape_score`] from the windows each side gains at the point (`gains`: the mover's, the
+/// other side's), read once by the callers.
+fn by_shapes(b: &Board, i: usize, me: u8, gain_mine: i32, gain_theirs: i32) -> i32 {
+    let opp = 3 - me;
+    gain_mine * 4
+        + gain_theirs * 3
         + b.value_at(i, me) * 12
         + b.value_at(i, opp) * 10
         + ATTACK[b.threat_at(i, me) as usize]
@@ -31,16 +39,48 @@ pub(crate) fn shape_score(b: &Board, i: usize, me: u8) -> i32 {
 }
 
 /// [`shape_score`] with the fitted corrections of `ordering.txt`: by the set of four shapes
-/// the mover's stone would make there, by the set the other side's would, and per hundred
-/// windows each would gain.
-pub(crate) fn fitted_score(b: &Board, i: usize, me: u8) -> i32 {
-    let c = corrections();
+/// the mover's stone would make there, by the set the other side's would, per hundred
+/// windows each would gain, and by the distance to the `last` two stones (the other side's
+/// last, then the mover's, as padded cells, see [`last_stones`]).
+pub(crate) fn fitted_score(
+    b: &Board,
+    i: usize,
+    me: u8,
+    last: [Option<usize>; 2],
+    c: &Corrections,
+) -> i32 {
     let opp = 3 - me;
-    shape_score(b, i, me)
+    let (gm, gt) = (b.gain_at(i, me), b.gain_at(i, opp));
+    let near = |k: usize| {
+        let d = last[k].map_or(FAR, |s| {
+            let rows = (s / STRIDE).abs_diff(i / STRIDE);
+            let cols = (s % STRIDE).abs_diff(i % STRIDE);
+            rows.max(cols).clamp(1, usize::from(FAR)) as u8
+        });
+        c.near[k][usize::from(d) - 1]
+    };
+    by_shapes(b, i, me, gm, gt)
         + c.mine[packed(b.shapes_at(i, me))]
         + c.theirs[packed(b.shapes_at(i, opp))]
-        + b.gain_at(i, me) * c.gain_mine / 100
-        + b.gain_at(i, opp) * c.gain_theirs / 100
+        + gm * c.gain_mine / 100
+        + gt * c.gain_theirs / 100
+        + near(0)
+        + near(1)
+}
+
+/// The distance (in king's moves) up to which the corrections tell points apart; farther
+/// points, and every point when there is no such stone, count as this far.
+pub const FAR: u8 = 5;
+
+/// The cells of the last stone placed and of the one before it, when the last actions placed
+/// them.
+pub(crate) fn last_stones(b: &Board) -> [Option<usize>; 2] {
+    let record = b.game.record();
+    let stone = |back: usize| match record.len().checked_sub(back).map(|k| record[k]) {
+        Some(Action::Place(p)) => Some(cell_of(p)),
+        _ => None,
+    };
+    [stone(1), stone(2)]
 }
 
 /// How many sets of four line shapes a point can have (the order of its axes aside): the
@@ -98,10 +138,12 @@ pub(crate) struct Corrections {
     theirs: Vec<i32>,
     gain_mine: i32,
     gain_theirs: i32,
+    /// By distance 1..=FAR from the last stone, then from the one before.
+    near: [[i32; FAR as usize]; 2],
 }
 
 /// The corrections of `ordering.txt` (checked by a test to read whole; none if it did not).
-fn corrections() -> &'static Corrections {
+pub(crate) fn corrections() -> &'static Corrections {
     static C: OnceLock<Corrections> = OnceLock::new();
     C.get_or_init(|| {
         read_corrections(include_str!("ordering.txt")).unwrap_or_else(|_| Corrections {
@@ -109,15 +151,19 @@ fn corrections() -> &'static Corrections {
             theirs: vec![0; 4096],
             gain_mine: 0,
             gain_theirs: 0,
+            near: [[0; FAR as usize]; 2],
         })
     })
 }
 
-/// Reads corrections: `gain MINE THEIRS` (per hundred windows), and lines `mine|theirs A B C
-/// D VALUE` (four shapes in any order); `#` comments. A set not named corrects nothing.
+/// Reads corrections: `gain MINE THEIRS` (per hundred windows), `last` and `own` with
+/// [`FAR`] values (by distance from the last stone and from the one before), and lines
+/// `mine|theirs A B C D VALUE` (four shapes in any order); `#` comments. What is not named
+/// corrects nothing.
 pub(crate) fn read_corrections(text: &str) -> Result<Corrections, String> {
     let mut by_set = [vec![0i32; SHAPE_SETS], vec![0i32; SHAPE_SETS]];
     let (mut gain_mine, mut gain_theirs) = (0, 0);
+    let mut near = [[0; FAR as usize]; 2];
     for (k, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
@@ -131,6 +177,9 @@ pub(crate) fn read_corrections(text: &str) -> Result<Corrections, String> {
             .collect::<Result<_, _>>()?;
         match (words[0], nums.as_slice()) {
             ("gain", &[m, t]) => (gain_mine, gain_theirs) = (m, t),
+            (side @ ("last" | "own"), n) if n.len() == usize::from(FAR) => {
+                near[usize::from(side == "own")].copy_from_slice(n);
+            }
             (side @ ("mine" | "theirs"), &[a, b, c, d, v]) => {
                 let mut shapes = [0u8; 4];
                 for (s, n) in shapes.iter_mut().zip([a, b, c, d]) {
@@ -148,12 +197,14 @@ pub(crate) fn read_corrections(text: &str) -> Result<Corrections, String> {
         theirs: spread(&by_set[1]),
         gain_mine,
         gain_theirs,
+        near,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{Game, Point, RuleSet};
 
     #[test]
     fn every_order_of_four_shapes_is_one_set() {
@@ -174,9 +225,12 @@ mod tests {
 
     #[test]
     fn corrections_apply_to_every_order_of_their_shapes() {
-        let c = read_corrections("gain 5 -7\nmine 0 0 2 4 120 # a comment\ntheirs 4 4 0 0 -3\n")
-            .expect("reads");
+        let c = read_corrections(
+            "gain 5 -7\nmine 0 0 2 4 120 # a comment\ntheirs 4 4 0 0 -3\nown 1 2 3 4 5\n",
+        )
+        .expect("reads");
         assert_eq!((c.gain_mine, c.gain_theirs), (5, -7));
+        assert_eq!(c.near, [[0; 5], [1, 2, 3, 4, 5]]);
         assert_eq!(c.mine[packed([4, 2, 0, 0])], 120);
         assert_eq!(c.mine[packed([0, 4, 0, 2])], 120);
         assert_eq!(c.theirs[packed([0, 4, 4, 0])], -3);
@@ -184,8 +238,40 @@ mod tests {
     }
 
     #[test]
+    fn the_fitted_score_adds_the_corrections_of_the_point() {
+        let mut g = Game::new(RuleSet::from_spec("gomoku").expect("rules"));
+        for m in ["H8", "A1", "J8"] {
+            g.apply(Action::parse(m, 15).expect("move")).expect("legal");
+        }
+        let b = Board::new(&g);
+        let cell = |n: &str| cell_of(Point::parse(n, 15).expect("point"));
+        let last = last_stones(&b);
+        assert_eq!(last, [Some(cell("J8")), Some(cell("A1"))]);
+        let c = read_corrections("last 1000 10 0 0 0\nown 0 7 0 0 0\n").expect("reads");
+        let extra = |n: &str| fitted_score(&b, cell(n), 2, last, &c) - shape_score(&b, cell(n), 2);
+        // K9 touches black's last stone J8, L8 is two away; B2 touches white's A1 (nothing for
+        // distance 1 there), C3 is two away from it; both are far from J8.
+        assert_eq!(extra("K9"), 1000);
+        assert_eq!(extra("L8"), 10);
+        assert_eq!(extra("B2"), 0);
+        assert_eq!(extra("C3"), 7);
+        // By shapes: white's stone at K8 blocks black's open three there.
+        let c = read_corrections("theirs 0 0 0 4 -300\nmine 0 0 0 0 5\n").expect("reads");
+        assert_eq!(
+            fitted_score(&b, cell("K8"), 2, last, &c) - shape_score(&b, cell("K8"), 2),
+            -300 + 5
+        );
+    }
+
+    #[test]
     fn a_bad_line_is_named() {
-        for text in ["mine 0 0 2 8 1", "mine 0 0 2 1", "gain x 1", "other 1 2"] {
+        for text in [
+            "mine 0 0 2 8 1",
+            "mine 0 0 2 1",
+            "gain x 1",
+            "other 1 2",
+            "last 1 2 3",
+        ] {
             let e = read_corrections(text).expect_err(text);
             assert!(e.starts_with("line 1"), "{e}");
         }

@@ -1,10 +1,12 @@
 //! The evaluation's terms counted one by one, for fitting its weights offline (the
 //! `eval_fit` example): what the search adds up incrementally, taken apart so a least-squares
-//! fit can weigh each term against another engine's judgement of the same positions.
+//! fit can weigh each term against another engine's judgement of the same positions. And the
+//! move ordering's view of each candidate, for fitting its corrections to another engine's
+//! moves (the `policy_fit` example).
 
 use super::board::{AXES, Board, EMPTY, step};
-use super::ordering::shape_score;
-pub use super::ordering::{SHAPE_SETS, shape_set, shape_sets};
+pub use super::ordering::{FAR, SHAPE_SETS, shape_set, shape_sets};
+use super::ordering::{last_stones, shape_score};
 use super::patterns::{FIVE, OPEN_TWO, Threat};
 use crate::rules::{Captures, Game, Point};
 
@@ -118,6 +120,9 @@ pub struct PolicyPoint {
     pub gain_theirs: i32,
     /// The search's ordering score of the point (without wins, captures or history).
     pub score: i32,
+    /// How far (in king's moves, at most [`FAR`]) the point lies from the last stone, the
+    /// other side's, and from the one before it, the mover's.
+    pub near: [u8; 2],
 }
 
 /// The candidate moves of a position the main search orders by shapes alone: a game without
@@ -132,6 +137,7 @@ pub fn policy_points(game: &Game) -> Option<Vec<PolicyPoint>> {
     if b.threats_at_least(1, Threat::Five) > 0 || b.threats_at_least(2, Threat::Five) > 0 {
         return None;
     }
+    let last = last_stones(&b);
     let points = b
         .frontier()
         .filter_map(|i| {
@@ -145,6 +151,10 @@ pub fn policy_points(game: &Game) -> Option<Vec<PolicyPoint>> {
                 gain_mine: b.gain_at(i, me),
                 gain_theirs: b.gain_at(i, 3 - me),
                 score: shape_score(&b, i, me),
+                near: last.map(|s| {
+                    s.and_then(|s| b.point(s))
+                        .map_or(FAR, |s| s.distance(point).min(FAR))
+                }),
             })
         })
         .collect();

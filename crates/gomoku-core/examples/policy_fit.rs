@@ -20,7 +20,7 @@
 
 use std::process::ExitCode;
 
-use gomoku_core::engine::tuning::{PolicyPoint, SHAPE_SETS, policy_points, shape_sets};
+use gomoku_core::engine::tuning::{FAR, PolicyPoint, SHAPE_SETS, policy_points, shape_sets};
 use gomoku_core::rules::{Action, Game, RuleSet};
 
 /// One example: the candidates and which of them was played.
@@ -29,8 +29,19 @@ struct Example {
     answer: usize,
 }
 
-/// Parameters: `c`, `a`, `b`, then `mine`, then `theirs`.
-const PARAMS: usize = 3 + 2 * SHAPE_SETS;
+/// Parameters: `c`, `a`, `b`, then `mine`, then `theirs`, then by distance to the last stone
+/// and to the one before it (1..=FAR each).
+const PARAMS: usize = 3 + 2 * SHAPE_SETS + 2 * FAR as usize;
+/// Where the distance parameters start.
+const NEAR: usize = 3 + 2 * SHAPE_SETS;
+
+/// The distance parameters of a point.
+fn near(p: &PolicyPoint) -> [usize; 2] {
+    [
+        NEAR + usize::from(p.near[0].max(1)) - 1,
+        NEAR + FAR as usize + usize::from(p.near[1].max(1)) - 1,
+    ]
+}
 
 fn scores(w: &[f64], e: &Example, out: &mut Vec<f64>) {
     out.clear();
@@ -40,6 +51,7 @@ fn scores(w: &[f64], e: &Example, out: &mut Vec<f64>) {
             + w[2] * f64::from(p.gain_theirs) / 100.0
             + w[3 + usize::from(p.mine)]
             + w[3 + SHAPE_SETS + usize::from(p.theirs)]
+            + near(p).iter().map(|&k| w[k]).sum::<f64>()
     }));
 }
 
@@ -71,6 +83,9 @@ fn measure(w: &[f64], examples: &[Example], mut grad: Option<&mut [f64]>) -> (f6
                 g[2] += d * f64::from(p.gain_theirs) / 100.0;
                 g[3 + usize::from(p.mine)] += d;
                 g[3 + SHAPE_SETS + usize::from(p.theirs)] += d;
+                for k in near(p) {
+                    g[k] += d;
+                }
             }
         }
     }
@@ -176,6 +191,7 @@ fn run(args: &[String]) -> Result<(), String> {
     w[0] = 1.0;
     fit(&mut w, &train, 0.0, 200, |k| k == 0);
     report("today's ordering", &w, &held);
+    report("today's ordering (training positions)", &w, &train);
     fit(&mut w, &train, lambda, epochs, |_| true);
     report("fitted", &w, &held);
     report("fitted (training positions)", &w, &train);
@@ -185,6 +201,16 @@ fn run(args: &[String]) -> Result<(), String> {
     );
     // In the ordering score's units.
     let unit = 1000.0 / w[0];
+    let dist = |from: usize| -> Vec<String> {
+        (0..usize::from(FAR))
+            .map(|d| format!("{:.0}", w[from + d] * unit))
+            .collect()
+    };
+    println!(
+        "by distance 1..{FAR} from the last stone: {}; from the mover's last: {}",
+        dist(NEAR).join(" "),
+        dist(NEAR + usize::from(FAR)).join(" ")
+    );
     let sets = shape_sets();
     let mut rows: Vec<(f64, String)> = Vec::new();
     for (s, shapes) in sets.iter().enumerate() {
@@ -205,6 +231,11 @@ fn run(args: &[String]) -> Result<(), String> {
             train.len(),
             w[1] * unit,
             w[2] * unit
+        );
+        text += &format!(
+            "last {}\nown {}\n",
+            dist(NEAR).join(" "),
+            dist(NEAR + usize::from(FAR)).join(" ")
         );
         for (s, shapes) in sets.iter().enumerate() {
             for (side, off) in [("mine", 3), ("theirs", 3 + SHAPE_SETS)] {

@@ -3,7 +3,7 @@
 use super::eval::capture_value;
 use super::{Cand, Search, Tactics, WIN_MIN};
 use crate::engine::board::Board;
-use crate::engine::ordering::{fitted_score, shape_score};
+use crate::engine::ordering::{corrections, fitted_score, last_stones, shape_score};
 use crate::engine::patterns::{FOUR, Threat};
 use crate::rules::Point;
 
@@ -52,6 +52,8 @@ impl Search<'_> {
         let goal = b.capture_win;
         // The corrections were fitted to freestyle Gomoku (no captures, no forbidden points).
         let fitted = self.style.policy && !capturing && !b.game.rules().is_renju();
+        let last = if fitted { last_stones(b) } else { [None; 2] };
+        let fix = corrections();
         // Renju: black's forbidden points are no moves for black (checked exactly by the rules
         // core), but a point where white makes five stays in `opp_wins`: black cannot block
         // there, which is how white wins through a forbidden point.
@@ -71,7 +73,7 @@ impl Search<'_> {
                 continue;
             }
             let mut score = if fitted {
-                fitted_score(b, i, me)
+                fitted_score(b, i, me, last, fix)
             } else {
                 shape_score(b, i, me)
             };
