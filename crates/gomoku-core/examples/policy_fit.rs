@@ -147,7 +147,7 @@ fn read(file: &str, skip: usize) -> Result<(Vec<Example>, Vec<Example>), String>
             continue;
         }
         games += 1;
-        let mut game = Game::new(rules.clone());
+        let mut game = Game::new(rules);
         for (ply, m) in line.split_whitespace().enumerate() {
             let a = Action::parse(m, 15).map_err(|e| format!("line {}: {m}: {e}", k + 1))?;
             if ply >= skip

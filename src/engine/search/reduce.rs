@@ -18,6 +18,11 @@ use crate::engine::patterns::Threat;
 pub(super) fn reduction(style: &Style, depth: i32, index: usize, tactical: bool) -> i32 {
     if style.lmr == 0 || tactical || depth < 2 || index < style.lmr {
         0
+    } else if style.lmr_log > 0 {
+        // Rapfi's and Stockfish's shape: more for later moves and deeper nodes, growing with
+        // the logarithm of both; at least one ply, and the move is still searched.
+        let r = (depth as f32).ln() * ((index + 1) as f32).ln() * style.lmr_log as f32 / 100.0;
+        (r as i32).clamp(1, depth - 1)
     } else if style.lmr_late > 0 && index >= style.lmr_late && depth >= 3 {
         2
     } else {

@@ -50,6 +50,10 @@ pub struct Style {
     /// Moves from this index on are reduced by two plies instead of one (at depth 3 or more);
     /// 0: one ply at most.
     pub lmr_late: usize,
+    /// Logarithmic reductions: when above 0, a reduced move loses ln(depth) × ln(index + 1) ×
+    /// `lmr_log` / 100 plies (at least 1, at most all but one) instead of `lmr_late`'s one or
+    /// two; 0 keeps the one-or-two rule.
+    pub lmr_log: u32,
     /// The least threat (1 open three, 2 four, 3 double three, 4 four-three, 5 open four)
     /// the opponent would make on a point for the move there to count as a block and never
     /// be reduced (the mover's own threes and fours never are).
@@ -145,6 +149,7 @@ impl Style {
             "vct_share" => self.vct_share = value.parse().map_err(|_| bad())?,
             "lmr" => self.lmr = value.parse().map_err(|_| bad())?,
             "lmr_late" => self.lmr_late = value.parse().map_err(|_| bad())?,
+            "lmr_log" => self.lmr_log = bounded(value, 0, 1000).ok_or_else(bad)? as u32,
             "lmr_block" => self.lmr_block = value.parse().map_err(|_| bad())?,
             "lmr_root" => self.lmr_root = value.parse().map_err(|_| bad())?,
             "history" => self.history = value.parse().map_err(|_| bad())?,
@@ -257,6 +262,7 @@ impl Style {
         vct_share: 25,
         lmr: 2,
         lmr_late: 6,
+        lmr_log: 0,
         lmr_block: 3,
         lmr_root: false,
         history: 0,
