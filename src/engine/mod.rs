@@ -20,6 +20,7 @@ mod openings;
 mod ordering;
 mod patterns;
 mod search;
+mod set_values;
 mod tt;
 pub mod tuning;
 mod windows;

@@ -104,6 +104,70 @@ pub fn eval_features(game: &Game) -> Option<[i32; FEATURES]> {
     Some(f)
 }
 
+/// A quiet position as an evaluation by sets of shapes sees it, from the side to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalSets {
+    /// The evaluation's terms a fit of the sets keeps: the windows and the mover's threat
+    /// bonus, as the engine weighs them.
+    pub fixed: i32,
+    /// The engine's evaluation of the position today (`fixed` and its shape sums).
+    pub today: i32,
+    /// The [`shape_set`] of each empty point (other than the empty set) for the mover.
+    pub mine: Vec<u16>,
+    /// The same for the other side.
+    pub theirs: Vec<u16>,
+}
+
+/// The position as [`EvalSets`]: a game without captures and not Renju, not over, with no
+/// window one stone short of a line (as [`eval_features`]); `None` otherwise.
+pub fn eval_sets(game: &Game) -> Option<EvalSets> {
+    if game.is_over() || game.rules().captures != Captures::None || game.rules().is_renju() {
+        return None;
+    }
+    let b = Board::new(game);
+    if b.fours != [0, 0] {
+        return None;
+    }
+    let me = b.to_move();
+    let (mi, oi) = (usize::from(me - 1), usize::from(2 - me));
+    let mut fixed = b.pattern[mi] * 11 / 10 - b.pattern[oi];
+    fixed += if b.threats_at_least(3 - me, Threat::Four) > 0 {
+        0
+    } else if b.threats_at_least(me, Threat::OpenFour) > 0 {
+        1_500
+    } else if b.threats_at_least(me, Threat::FourThree) > 0 {
+        800
+    } else if b.threats_at_least(me, Threat::DoubleThree) > 0 {
+        200
+    } else {
+        0
+    };
+    let today = fixed + b.shape_sum[mi] / 8 - b.shape_sum[oi] / 16;
+    let empty = shape_set([0; 4]);
+    let sets = |colour: u8| -> Vec<u16> {
+        b.on_board
+            .iter()
+            .map(|&c| usize::from(c))
+            .filter(|&i| b.cells[i] == EMPTY)
+            .map(|i| shape_set(b.shapes_at(i, colour)))
+            .filter(|&s| s != empty)
+            .collect()
+    };
+    Some(EvalSets {
+        fixed,
+        today,
+        mine: sets(me),
+        theirs: sets(3 - me),
+    })
+}
+
+/// The value the engine gives a point with the shapes of set `s` (out of range: 0).
+pub fn shape_set_value(s: u16) -> i32 {
+    shape_sets()
+        .get(usize::from(s))
+        .map_or(0, |&shapes| super::patterns::combine(shapes).1)
+}
+
 /// One candidate move of a position as the move ordering sees it (the side to move is
 /// `mine`, the other side `theirs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

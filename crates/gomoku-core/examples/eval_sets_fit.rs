@@ -1,0 +1,182 @@
+//! Fits an evaluation by sets of line shapes to another engine's judgement of positions.
+//!
+//! ```text
+//! cargo build --release -p gomoku-core --example eval_sets_fit
+//! eval_sets_fit FILE [lambda] [epochs] [OUT] [rate]
+//! ```
+//!
+//! `FILE` holds one freestyle Gomoku position a line: its moves, a tab, and the reference
+//! engine's value for the side to move (Rapfi's units: a win probability of 1/(1+e^-v/200)).
+//! Today the evaluation adds, over the empty points, each point's shape value (by the set of
+//! four line shapes a stone there makes, see `src/engine/patterns.rs`) divided by 8 for the
+//! side to move and by 16 for the other side. The fit gives each set a value of its own for
+//! each role (`gomoku_core::engine::tuning::eval_sets`); the windows and the mover's threat
+//! bonus stay. Our evaluation becomes a win probability through the scale that fits today's
+//! evaluation best; the squared error of the probabilities is minimised by Adam, each value
+//! pulled towards today's by `lambda` (default 0.0001). One position in five held out. With
+//! `OUT`, the fitted values are written as `src/engine/eval_sets.txt` reads them (in
+//! sixteenths of the evaluation's unit).
+
+use std::process::ExitCode;
+
+use gomoku_core::engine::tuning::{EvalSets, SHAPE_SETS, eval_sets, shape_set_value, shape_sets};
+use gomoku_core::rules::{Action, Game, RuleSet};
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Our evaluation under set values `w` (mover's, then the other side's).
+fn eval(w: &[f64], e: &EvalSets) -> f64 {
+    f64::from(e.fixed) + e.mine.iter().map(|&s| w[usize::from(s)]).sum::<f64>()
+        - e.theirs
+            .iter()
+            .map(|&s| w[SHAPE_SETS + usize::from(s)])
+            .sum::<f64>()
+}
+
+/// Mean squared error of the win probabilities.
+fn error(pos: &[(EvalSets, f64)], k: f64, value: impl Fn(&EvalSets) -> f64) -> f64 {
+    let sum: f64 = pos
+        .iter()
+        .map(|(e, y)| (sigmoid(value(e) / k) - y).powi(2))
+        .sum();
+    sum / pos.len().max(1) as f64
+}
+
+fn run(args: &[String]) -> Result<(), String> {
+    let file = args
+        .first()
+        .ok_or("usage: eval_sets_fit FILE [lambda] [epochs] [OUT]")?;
+    let num = |k: usize, d: f64| -> Result<f64, String> {
+        args.get(k).map_or(Ok(d), |s| {
+            s.parse().map_err(|_| format!("`{s}` is not a number"))
+        })
+    };
+    let lambda = num(1, 0.0001)?;
+    let epochs = num(2, 500.0)? as usize;
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+    let rules = RuleSet::from_spec("gomoku").map_err(|e| e.to_string())?;
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    for (k, line) in text.lines().enumerate() {
+        let Some((moves, value)) = line.split_once('\t') else {
+            continue;
+        };
+        let value: f64 = value
+            .trim()
+            .parse()
+            .map_err(|_| format!("line {}: `{value}` is not a number", k + 1))?;
+        let mut g = Game::new(rules);
+        for m in moves.split_whitespace() {
+            let a = Action::parse(m, 15).map_err(|e| format!("line {}: {m}: {e}", k + 1))?;
+            g.apply(a)
+                .map_err(|e| format!("line {}: {m}: {e}", k + 1))?;
+        }
+        if let Some(e) = eval_sets(&g) {
+            let y = sigmoid(value / 200.0);
+            if k % 5 == 4 {
+                held.push((e, y));
+            } else {
+                train.push((e, y));
+            }
+        }
+    }
+    println!(
+        "{} training positions, {} held out",
+        train.len(),
+        held.len()
+    );
+    // Today's scale: the best of a range, on the training positions.
+    let today = |e: &EvalSets| f64::from(e.today);
+    let k = (1..=400)
+        .map(|i| f64::from(i) * 10.0)
+        .min_by(|a, b| error(&train, *a, today).total_cmp(&error(&train, *b, today)))
+        .unwrap_or(1000.0);
+    let var: f64 = {
+        let mean = held.iter().map(|p| p.1).sum::<f64>() / held.len().max(1) as f64;
+        held.iter().map(|p| (p.1 - mean).powi(2)).sum::<f64>() / held.len().max(1) as f64
+    };
+    println!(
+        "scale {k}; held out: variance {var:.4}, today {:.4}",
+        error(&held, k, today)
+    );
+    let start: Vec<f64> = (0..2 * SHAPE_SETS)
+        .map(|i| {
+            let v = f64::from(shape_set_value((i % SHAPE_SETS) as u16));
+            if i < SHAPE_SETS { v / 8.0 } else { v / 16.0 }
+        })
+        .collect();
+    let mut w = start.clone();
+    let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
+    let (b1, b2, lr) = (0.9, 0.999, num(4, 1.0)?);
+    let n = train.len().max(1) as f64;
+    for t in 1..=epochs {
+        let mut g = vec![0.0; w.len()];
+        for (e, y) in &train {
+            let p = sigmoid(eval(&w, e) / k);
+            let d = 2.0 * (p - y) * p * (1.0 - p) / k;
+            for &s in &e.mine {
+                g[usize::from(s)] += d;
+            }
+            for &s in &e.theirs {
+                g[SHAPE_SETS + usize::from(s)] -= d;
+            }
+        }
+        for i in 0..w.len() {
+            let gi = g[i] / n + 2.0 * lambda * (w[i] - start[i]);
+            m[i] = b1 * m[i] + (1.0 - b1) * gi;
+            v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
+            let mh = m[i] / (1.0 - b1.powi(t as i32));
+            let vh = v[i] / (1.0 - b2.powi(t as i32));
+            w[i] -= lr * mh / (vh.sqrt() + 1e-8);
+        }
+    }
+    println!(
+        "fitted: held out {:.4}, training {:.4} (today {:.4})",
+        error(&held, k, |e| eval(&w, e)),
+        error(&train, k, |e| eval(&w, e)),
+        error(&train, k, today)
+    );
+    let sets = shape_sets();
+    let mut rows: Vec<(f64, String)> = Vec::new();
+    for (s, shapes) in sets.iter().enumerate() {
+        let (a, b) = (w[s], w[SHAPE_SETS + s]);
+        let (a0, b0) = (start[s], start[SHAPE_SETS + s]);
+        rows.push((
+            (a - a0).abs().max((b - b0).abs()),
+            format!("{shapes:?} mover {a:.0} (today {a0:.0}), other {b:.0} (today {b0:.0})"),
+        ));
+    }
+    rows.sort_by(|x, y| y.0.total_cmp(&x.0));
+    for (_, r) in rows.iter().take(30) {
+        println!("{r}");
+    }
+    if let Some(out) = args.get(3) {
+        let mut text = format!(
+            "# Written by `eval_sets_fit {}` ({} training positions).\n",
+            args.join(" "),
+            train.len()
+        );
+        for (s, shapes) in sets.iter().enumerate() {
+            let [a, b, c, d] = shapes;
+            // In sixteenths: the engine adds them up before dividing.
+            let (x, y) = ((w[s] * 16.0).round(), (w[SHAPE_SETS + s] * 16.0).round());
+            if x != 0.0 || y != 0.0 {
+                text += &format!("{a} {b} {c} {d} {x:.0} {y:.0}\n");
+            }
+        }
+        std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("eval_sets_fit: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
