@@ -145,12 +145,6 @@ pub(crate) struct Board {
     values: Vec<[i32; 2]>,
     /// Per colour: the sum of its point values over the empty points.
     pub(crate) shape_sum: [i32; 2],
-    /// The fitted values by set of shapes (`set_values`), and per cell and colour the point's
-    /// value as the side to move and as the side waiting (0 when occupied).
-    set_values: &'static super::set_values::SetValues,
-    set_vals: Vec<[[i32; 2]; 2]>,
-    /// Per colour: the sums of `set_vals` over the empty points, to move and waiting.
-    pub(crate) set_sum: [[i32; 2]; 2],
     /// Per colour: on-board cells by threat kind (occupied cells count as quiet).
     threat_count: [[u16; THREATS]; 2],
     pub(crate) captures: Captures,
@@ -219,9 +213,6 @@ impl Board {
             threats: vec![[Threat::Quiet; 2]; CELLS],
             values: vec![[0; 2]; CELLS],
             shape_sum: [0, 0],
-            set_values: super::set_values::set_values(),
-            set_vals: vec![[[0; 2]; 2]; CELLS],
-            set_sum: [[0; 2]; 2],
             threat_count: [[0; THREATS]; 2],
             captures: rules.captures,
             capture_win: rules.capture_win,
@@ -466,15 +457,6 @@ impl Board {
         }
         self.shape_sum[k] += v - self.values[j][k];
         self.values[j][k] = v;
-        let sv = if self.cells[j] == EMPTY {
-            self.set_values[patterns::set_index(self.shapes[j][k])]
-        } else {
-            [0, 0]
-        };
-        let old = self.set_vals[j][k];
-        self.set_sum[k][0] += sv[0] - old[0];
-        self.set_sum[k][1] += sv[1] - old[1];
-        self.set_vals[j][k] = sv;
     }
 
     /// What `colour` playing the empty cell `i` makes over its four lines.
@@ -1085,7 +1067,6 @@ mod tests {
             proptest::prop_assert_eq!(&fresh.threats, &b.threats);
             proptest::prop_assert_eq!(&fresh.values, &b.values);
             proptest::prop_assert_eq!(fresh.shape_sum, b.shape_sum);
-            proptest::prop_assert_eq!(fresh.set_sum, b.set_sum);
             proptest::prop_assert_eq!(fresh.threat_count, b.threat_count);
             proptest::prop_assert_eq!(&fresh.cells[..], &b.cells[..]);
         }

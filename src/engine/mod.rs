@@ -20,7 +20,6 @@ mod openings;
 mod ordering;
 mod patterns;
 mod search;
-mod set_values;
 mod tt;
 pub mod tuning;
 mod windows;

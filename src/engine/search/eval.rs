@@ -47,15 +47,7 @@ impl Search<'_> {
         let mut s = b.pattern[mi] * 11 / 10 - b.pattern[oi];
         // The shapes of the empty points (the moves each side has), and the tempo: the side to
         // move plays its best threat first.
-        s += if self.style.eval_sets
-            && b.captures == crate::rules::Captures::None
-            && !b.game.rules().is_renju()
-        {
-            // The fitted values by set of shapes, in sixteenths (src/engine/set_values.rs).
-            b.set_sum[mi][0] / 16 - b.set_sum[oi][1] / 16
-        } else {
-            b.shape_sum[mi] / 8 - b.shape_sum[oi] / 16
-        };
+        s += b.shape_sum[mi] / 8 - b.shape_sum[oi] / 16;
         let opp_fours = b.threats_at_least(opp, Threat::Four) > 0;
         if !opp_fours {
             if b.threats_at_least(me, Threat::OpenFour) > 0 {

@@ -110,10 +110,6 @@ pub struct Style {
     /// Whether the move ordering adds the corrections fitted to a stronger engine's moves
     /// (`src/engine/ordering.txt`, games without captures only).
     pub policy: bool,
-    /// Whether the evaluation weighs the empty points by the values fitted to a stronger
-    /// engine's judgement (`src/engine/eval_sets.txt`, games without captures, not Renju)
-    /// instead of their shapes' value over 8 (mover) and 16 (waiting).
-    pub eval_sets: bool,
 }
 
 /// `value` as a switch: `on`/`true` or `off`/`false`.
@@ -170,7 +166,6 @@ impl Style {
             "book" => self.book = on_off(value).ok_or_else(bad)?,
             "prune_captures" => self.prune_captures = on_off(value).ok_or_else(bad)?,
             "policy" => self.policy = on_off(value).ok_or_else(bad)?,
-            "eval_sets" => self.eval_sets = on_off(value).ok_or_else(bad)?,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -283,7 +278,6 @@ impl Style {
         book: true,
         prune_captures: false,
         policy: false,
-        eval_sets: false,
     };
 
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning and late
