@@ -316,6 +316,26 @@ mod tests {
     }
 
     #[test]
+    fn eval_sets_add_up_to_today_s_evaluation() {
+        // White to move; black's open two H8 J8 gives black open-three points.
+        let g = game("H8 A1 J8 B3 G9");
+        let e = eval_sets(&g).expect("quiet");
+        let sum =
+            |sets: &[u16], div: i32| sets.iter().map(|&s| shape_set_value(s)).sum::<i32>() / div;
+        assert_eq!(e.today, e.fixed + sum(&e.mine, 8) - sum(&e.theirs, 16));
+        let open_three = crate::engine::patterns::OPEN_THREE;
+        let has_three = |sets: &[u16]| {
+            sets.iter()
+                .any(|&s| shape_sets()[usize::from(s)].contains(&open_three))
+        };
+        assert!(has_three(&e.theirs), "black's threes are the other side's");
+        assert!(!has_three(&e.mine), "white has no two to make a three of");
+        // The empty set is never listed: far fewer sets than empty points.
+        assert!(e.mine.len() < 100 && e.theirs.len() < 100);
+        assert!(eval_sets(&game("H8 A1 J8 A2 K8 A3 L8")).is_none());
+    }
+
+    #[test]
     fn positions_with_a_four_or_captures_are_not_measured() {
         assert!(eval_features(&game("H8 A1 J8 A2 K8 A3 L8")).is_none());
         let mut pente = Game::new(RuleSet::from_spec("pente").expect("rules"));
