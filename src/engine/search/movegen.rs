@@ -53,7 +53,8 @@ impl Search<'_> {
         // The corrections were fitted to freestyle Gomoku (no captures, no forbidden points).
         let fitted = self.style.policy && !capturing && !b.game.rules().is_renju();
         let last = if fitted { last_stones(b) } else { [None; 2] };
-        let fix = corrections();
+        // Read (once per process) only by a style that uses them.
+        let fix = fitted.then(corrections);
         // Renju: black's forbidden points are no moves for black (checked exactly by the rules
         // core), but a point where white makes five stays in `opp_wins`: black cannot block
         // there, which is how white wins through a forbidden point.
@@ -72,10 +73,9 @@ impl Search<'_> {
                 }
                 continue;
             }
-            let mut score = if fitted {
-                fitted_score(b, i, me, last, fix)
-            } else {
-                shape_score(b, i, me)
+            let mut score = match fix {
+                Some(fix) => fitted_score(b, i, me, last, fix),
+                None => shape_score(b, i, me),
             };
             if b.line_threat_at(i, me) && b.makes_line(i, me) {
                 tac.my_wins.push(i as u16);

@@ -52,7 +52,9 @@ pub struct Style {
     pub lmr_late: usize,
     /// Logarithmic reductions: when above 0, a reduced move loses ln(depth) × ln(index + 1) ×
     /// `lmr_log` / 100 plies (at least 1, at most all but one) instead of `lmr_late`'s one or
-    /// two; 0 keeps the one-or-two rule.
+    /// two; 0 keeps the one-or-two rule. Off at every level: at 200 it completes about a ply
+    /// more at equal nodes and scored no better against Rapfi (`docs/engine-measurements.md`,
+    /// December 5).
     pub lmr_log: u32,
     /// The least threat (1 open three, 2 four, 3 double three, 4 four-three, 5 open four)
     /// the opponent would make on a point for the move there to count as a block and never
@@ -108,7 +110,9 @@ pub struct Style {
     /// (`docs/engine-measurements.md`, December 4 night).
     pub prune_captures: bool,
     /// Whether the move ordering adds the corrections fitted to a stronger engine's moves
-    /// (`src/engine/ordering.txt`, games without captures only).
+    /// (`src/engine/ordering.txt`, freestyle and standard Gomoku). Off at every level: it
+    /// predicts Rapfi's moves better, costs half a ply at equal nodes and scored no better
+    /// against Rapfi (`docs/engine-measurements.md`, December 5).
     pub policy: bool,
 }
 
