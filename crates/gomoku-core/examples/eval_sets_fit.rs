@@ -19,8 +19,11 @@
 //! `docs/engine-measurements.md`) predicted Rapfi better and played no better, and keeping
 //! the two extra sums on the board cost a tenth of its speed, so the engine does not read them.
 
+mod common;
+
 use std::process::ExitCode;
 
+use common::{Adam, command};
 use gomoku_core::engine::tuning::{EvalSets, SHAPE_SETS, eval_sets, shape_set_value, shape_sets};
 use gomoku_core::rules::{Action, Game, RuleSet};
 
@@ -109,10 +112,9 @@ fn run(args: &[String]) -> Result<(), String> {
         })
         .collect();
     let mut w = start.clone();
-    let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
-    let (b1, b2, lr) = (0.9, 0.999, num(4, 1.0)?);
+    let mut adam = Adam::new(w.len(), num(4, 1.0)?);
     let n = train.len().max(1) as f64;
-    for t in 1..=epochs {
+    for _ in 0..epochs {
         let mut g = vec![0.0; w.len()];
         for (e, y) in &train {
             let p = sigmoid(eval(&w, e) / k);
@@ -124,14 +126,10 @@ fn run(args: &[String]) -> Result<(), String> {
                 g[SHAPE_SETS + usize::from(s)] -= d;
             }
         }
-        for i in 0..w.len() {
-            let gi = g[i] / n + 2.0 * lambda * (w[i] - start[i]);
-            m[i] = b1 * m[i] + (1.0 - b1) * gi;
-            v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
-            let mh = m[i] / (1.0 - b1.powi(t as i32));
-            let vh = v[i] / (1.0 - b2.powi(t as i32));
-            w[i] -= lr * mh / (vh.sqrt() + 1e-8);
+        for (i, gi) in g.iter_mut().enumerate() {
+            *gi = *gi / n + 2.0 * lambda * (w[i] - start[i]);
         }
+        adam.descend(&mut w, &g, |_| true);
     }
     println!(
         "fitted: held out {:.4}, training {:.4} (today {:.4})",
@@ -173,12 +171,5 @@ fn run(args: &[String]) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("eval_sets_fit: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    command("eval_sets_fit", run)
 }

@@ -16,7 +16,11 @@
 //! second moves are searched after the position with the book's answer to the centre stone,
 //! which they follow.
 
+mod common;
+
 use std::process::ExitCode;
+
+use common::command;
 use std::time::{Duration, Instant};
 
 use gomoku_core::engine::book::{book_positions, swap_openings};
@@ -150,12 +154,5 @@ fn run(args: &[String]) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("make_book: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    command("make_book", run)
 }

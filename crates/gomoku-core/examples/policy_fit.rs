@@ -18,8 +18,11 @@
 //! ordering score's units (each divided by `c`), largest first, and with `OUT` the same
 //! written as `src/engine/ordering.txt` reads them.
 
+mod common;
+
 use std::process::ExitCode;
 
+use common::{Adam, command};
 use gomoku_core::engine::tuning::{FAR, PolicyPoint, SHAPE_SETS, policy_points, shape_sets};
 use gomoku_core::rules::{Action, Game, RuleSet};
 
@@ -101,26 +104,16 @@ fn fit(
     epochs: usize,
     free: impl Fn(usize) -> bool,
 ) {
-    let (mut m, mut v) = (vec![0.0; PARAMS], vec![0.0; PARAMS]);
-    let (b1, b2, lr) = (0.9, 0.999, 0.05);
+    let mut adam = Adam::new(PARAMS, 0.05);
     let n = examples.len().max(1) as f64;
-    for t in 1..=epochs {
+    for _ in 0..epochs {
         let mut g = vec![0.0; PARAMS];
         measure(w, examples, Some(&mut g));
-        for k in 0..PARAMS {
-            if !free(k) {
-                continue;
-            }
-            let mut gk = g[k] / n;
-            if k >= 3 {
-                gk -= 2.0 * lambda * w[k];
-            }
-            m[k] = b1 * m[k] + (1.0 - b1) * gk;
-            v[k] = b2 * v[k] + (1.0 - b2) * gk * gk;
-            let mh = m[k] / (1.0 - b1.powi(t as i32));
-            let vh = v[k] / (1.0 - b2.powi(t as i32));
-            w[k] += lr * mh / (vh.sqrt() + 1e-8);
+        // The loss: the mean log-likelihood's opposite, plus the pull on the tables.
+        for (k, gk) in g.iter_mut().enumerate() {
+            *gk = -*gk / n + if k >= 3 { 2.0 * lambda * w[k] } else { 0.0 };
         }
+        adam.descend(w, &g, &free);
     }
 }
 
@@ -252,12 +245,5 @@ fn run(args: &[String]) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("policy_fit: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    command("policy_fit", run)
 }
