@@ -10,7 +10,7 @@
 use std::sync::OnceLock;
 
 use super::board::{Board, STRIDE, cell_of};
-use super::patterns::THREATS;
+use super::patterns::{THREATS, set_index};
 use crate::rules::Action;
 
 /// Ordering bonus of a point by the threat it makes for the mover.
@@ -60,8 +60,8 @@ pub(crate) fn fitted_score(
         c.near[k][usize::from(d) - 1]
     };
     by_shapes(b, i, me, gm, gt)
-        + c.mine[packed(b.shapes_at(i, me))]
-        + c.theirs[packed(b.shapes_at(i, opp))]
+        + c.mine[set_index(b.shapes_at(i, me))]
+        + c.theirs[set_index(b.shapes_at(i, opp))]
         + gm * c.gain_mine / 100
         + gt * c.gain_theirs / 100
         + near(0)
@@ -95,18 +95,11 @@ pub fn shape_sets() -> &'static [[u8; 4]] {
 
 /// The set number of four shapes in any order.
 pub fn shape_set(shapes: [u8; 4]) -> u16 {
-    set_tables().1[packed(shapes)]
+    // Masked: a shape is below 8, and the table has a slot for every three bits.
+    set_tables().1[set_index(shapes.map(|s| s & 7))]
 }
 
-/// Four shapes packed three bits each.
-fn packed(shapes: [u8; 4]) -> usize {
-    usize::from(shapes[0] & 7)
-        | usize::from(shapes[1] & 7) << 3
-        | usize::from(shapes[2] & 7) << 6
-        | usize::from(shapes[3] & 7) << 9
-}
-
-/// The sets in order, and the set number of every [`packed`] four shapes.
+/// The sets in order, and the set number of every [`set_index`] of four shapes.
 fn set_tables() -> &'static (Vec<[u8; 4]>, Vec<u16>) {
     static TABLES: OnceLock<(Vec<[u8; 4]>, Vec<u16>)> = OnceLock::new();
     TABLES.get_or_init(|| {
@@ -131,7 +124,7 @@ fn set_tables() -> &'static (Vec<[u8; 4]>, Vec<u16>) {
     })
 }
 
-/// The fitted corrections, by [`packed`] shapes.
+/// The fitted corrections, by [`set_index`] of the point's shapes.
 #[derive(Debug)]
 pub(crate) struct Corrections {
     mine: Vec<i32>,
@@ -231,10 +224,10 @@ mod tests {
         .expect("reads");
         assert_eq!((c.gain_mine, c.gain_theirs), (5, -7));
         assert_eq!(c.near, [[0; 5], [1, 2, 3, 4, 5]]);
-        assert_eq!(c.mine[packed([4, 2, 0, 0])], 120);
-        assert_eq!(c.mine[packed([0, 4, 0, 2])], 120);
-        assert_eq!(c.theirs[packed([0, 4, 4, 0])], -3);
-        assert_eq!(c.theirs[packed([0, 2, 0, 4])], 0);
+        assert_eq!(c.mine[set_index([4, 2, 0, 0])], 120);
+        assert_eq!(c.mine[set_index([0, 4, 0, 2])], 120);
+        assert_eq!(c.theirs[set_index([0, 4, 4, 0])], -3);
+        assert_eq!(c.theirs[set_index([0, 2, 0, 4])], 0);
     }
 
     #[test]

@@ -8,6 +8,7 @@ use super::board::{AXES, Board, EMPTY, step};
 pub use super::ordering::{FAR, SHAPE_SETS, shape_set, shape_sets};
 use super::ordering::{last_stones, shape_score};
 use super::patterns::{FIVE, OPEN_TWO, Threat};
+use super::search::line_terms;
 use crate::rules::{Captures, Game, Point};
 
 /// The names of the terms [`eval_features`] returns, in its order. `me` is the side to move.
@@ -130,18 +131,7 @@ pub fn eval_sets(game: &Game) -> Option<EvalSets> {
     }
     let me = b.to_move();
     let (mi, oi) = (usize::from(me - 1), usize::from(2 - me));
-    let mut fixed = b.pattern[mi] * 11 / 10 - b.pattern[oi];
-    fixed += if b.threats_at_least(3 - me, Threat::Four) > 0 {
-        0
-    } else if b.threats_at_least(me, Threat::OpenFour) > 0 {
-        1_500
-    } else if b.threats_at_least(me, Threat::FourThree) > 0 {
-        800
-    } else if b.threats_at_least(me, Threat::DoubleThree) > 0 {
-        200
-    } else {
-        0
-    };
+    let fixed = line_terms(&b, me);
     let today = fixed + b.shape_sum[mi] / 8 - b.shape_sum[oi] / 16;
     let empty = shape_set([0; 4]);
     let sets = |colour: u8| -> Vec<u16> {

@@ -1,6 +1,7 @@
 //! The static evaluation of a position.
 
 use super::{Search, Tactics, WIN};
+use crate::engine::board::Board;
 use crate::engine::patterns::Threat;
 
 pub(super) fn capture_value(n: u16, goal: u16) -> i32 {
@@ -13,6 +14,28 @@ pub(super) fn capture_value(n: u16, goal: u16) -> i32 {
         v += 4000 * k * k * k / (g * g * g);
     }
     i32::try_from(v).unwrap_or(i32::MAX)
+}
+
+/// The evaluation's terms other than the shapes of the empty points and the captures, from
+/// `me`'s side: the windows (the mover's weighed a tenth more), and the tempo: the side to
+/// move plays its best threat first, unless the other side can make a four first. The offline
+/// fits (`crate::engine::tuning`) hold these while they weigh the shapes.
+pub(crate) fn line_terms(b: &Board, me: u8) -> i32 {
+    let opp = 3 - me;
+    let (mi, oi) = (usize::from(me - 1), usize::from(opp - 1));
+    let windows = b.pattern[mi] * 11 / 10 - b.pattern[oi];
+    let tempo = if b.threats_at_least(opp, Threat::Four) > 0 {
+        0
+    } else if b.threats_at_least(me, Threat::OpenFour) > 0 {
+        1_500
+    } else if b.threats_at_least(me, Threat::FourThree) > 0 {
+        800
+    } else if b.threats_at_least(me, Threat::DoubleThree) > 0 {
+        200
+    } else {
+        0
+    };
+    windows + tempo
 }
 
 impl Search<'_> {
@@ -44,20 +67,9 @@ impl Search<'_> {
             return -(WIN - ply - 1);
         }
         let (mi, oi) = (usize::from(me - 1), usize::from(opp - 1));
-        let mut s = b.pattern[mi] * 11 / 10 - b.pattern[oi];
-        // The shapes of the empty points (the moves each side has), and the tempo: the side to
-        // move plays its best threat first.
-        s += b.shape_sum[mi] / 8 - b.shape_sum[oi] / 16;
-        let opp_fours = b.threats_at_least(opp, Threat::Four) > 0;
-        if !opp_fours {
-            if b.threats_at_least(me, Threat::OpenFour) > 0 {
-                s += 1_500;
-            } else if b.threats_at_least(me, Threat::FourThree) > 0 {
-                s += 800;
-            } else if b.threats_at_least(me, Threat::DoubleThree) > 0 {
-                s += 200;
-            }
-        }
+        // The shapes of the empty points (the moves each side has) beside the windows and the
+        // tempo.
+        let mut s = line_terms(b, me) + b.shape_sum[mi] / 8 - b.shape_sum[oi] / 16;
         if b.captures != crate::rules::Captures::None {
             let goal = b.capture_win;
             let (cm, co) = (b.captured(me), b.captured(opp));

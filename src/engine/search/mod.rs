@@ -22,6 +22,7 @@ mod reduce;
 mod style;
 mod threats;
 
+pub(crate) use eval::line_terms;
 pub use style::Style;
 
 /// The score of a won position (less the plies it takes).
