@@ -23,7 +23,7 @@ mod common;
 
 use std::process::ExitCode;
 
-use common::{Adam, command};
+use common::{Adam, command, number};
 use gomoku_core::engine::tuning::{EvalSets, SHAPE_SETS, eval_sets, shape_set_value, shape_sets};
 use gomoku_core::rules::{Action, Game, RuleSet};
 
@@ -53,11 +53,7 @@ fn run(args: &[String]) -> Result<(), String> {
     let file = args
         .first()
         .ok_or("usage: eval_sets_fit FILE [lambda] [epochs] [OUT]")?;
-    let num = |k: usize, d: f64| -> Result<f64, String> {
-        args.get(k).map_or(Ok(d), |s| {
-            s.parse().map_err(|_| format!("`{s}` is not a number"))
-        })
-    };
+    let num = |k: usize, d: f64| number(args, k, d);
     let lambda = num(1, 0.0001)?;
     let epochs = num(2, 500.0)? as usize;
     let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;

@@ -22,7 +22,7 @@ mod common;
 
 use std::process::ExitCode;
 
-use common::{Adam, command};
+use common::{Adam, command, number};
 use gomoku_core::engine::tuning::{FAR, PolicyPoint, SHAPE_SETS, policy_points, shape_sets};
 use gomoku_core::rules::{Action, Game, RuleSet};
 
@@ -165,11 +165,7 @@ fn run(args: &[String]) -> Result<(), String> {
     let file = args
         .first()
         .ok_or("usage: policy_fit GAMES [skip] [lambda] [epochs] [OUT]")?;
-    let num = |k: usize, d: f64| -> Result<f64, String> {
-        args.get(k).map_or(Ok(d), |s| {
-            s.parse().map_err(|_| format!("`{s}` is not a number"))
-        })
-    };
+    let num = |k: usize, d: f64| number(args, k, d);
     let skip = num(1, 3.0)? as usize;
     let lambda = num(2, 0.001)?;
     let epochs = num(3, 300.0)? as usize;

@@ -20,6 +20,14 @@ pub fn command(name: &str, run: impl FnOnce(&[String]) -> Result<(), String>) ->
     }
 }
 
+/// The optional numeric argument at `k`: `default` when it is absent, an error naming it when
+/// it does not parse.
+pub fn number(args: &[String], k: usize, default: f64) -> Result<f64, String> {
+    args.get(k).map_or(Ok(default), |s| {
+        s.parse().map_err(|_| format!("`{s}` is not a number"))
+    })
+}
+
 /// Adam (Kingma and Ba), the usual first-order optimiser: each parameter's step is its
 /// gradient's running mean over the running root mean square, so parameters of very different
 /// scales move at the same `rate`.
