@@ -132,6 +132,9 @@ pub(crate) struct Board {
     /// two fours or two open threes are forbidden, so black's are judged with
     /// `patterns::combine_renju_black`.
     combine: [&'static CombinedTable; 2],
+    /// The hand-made tables `combine` starts with: the move ordering and the threat searches
+    /// rank points by their values even when the evaluation's come from a fit.
+    hand: [&'static CombinedTable; 2],
     /// Per cell, colour and axis: the neighbourhood's index in the shape table.
     keys: Vec<[[u32; 4]; 2]>,
     /// Per cell: the on-board points whose neighbourhoods hold it, as bits `axis *
@@ -145,6 +148,9 @@ pub(crate) struct Board {
     values: Vec<[i32; 2]>,
     /// Per colour: the sum of its point values over the empty points.
     pub(crate) shape_sum: [i32; 2],
+    /// With fitted point values ([`Board::use_values`]): the waiting side's shape sum is
+    /// weighed this many 256ths and the mover's 32; `None`: the hand-made eighth and sixteenth.
+    pub(crate) fit_waiting: Option<i32>,
     /// Per colour: on-board cells by threat kind (occupied cells count as quiet).
     threat_count: [[u16; THREATS]; 2],
     pub(crate) captures: Captures,
@@ -207,12 +213,17 @@ impl Board {
                 patterns::combined_table(rules.is_renju()),
                 patterns::combined_table(false),
             ],
+            hand: [
+                patterns::combined_table(rules.is_renju()),
+                patterns::combined_table(false),
+            ],
             keys: vec![[[0; 4]; 2]; CELLS],
             reach: vec![0; CELLS],
             shapes: vec![[[0; 4]; 2]; CELLS],
             threats: vec![[Threat::Quiet; 2]; CELLS],
             values: vec![[0; 2]; CELLS],
             shape_sum: [0, 0],
+            fit_waiting: None,
             threat_count: [[0; THREATS]; 2],
             captures: rules.captures,
             capture_win: rules.capture_win,
@@ -464,9 +475,32 @@ impl Board {
         self.threats[i][usize::from(colour - 1)]
     }
 
-    /// The value of `colour`'s shapes at the empty cell `i` (0 when occupied).
+    /// The value of `colour`'s shapes at the empty cell `i` (0 when occupied), by the
+    /// hand-made table whatever the evaluation weighs (see [`Board::use_values`]).
     pub(crate) fn value_at(&self, i: usize, colour: u8) -> i32 {
-        self.values[i][usize::from(colour - 1)]
+        let k = usize::from(colour - 1);
+        if self.cells[i] != EMPTY {
+            return 0;
+        }
+        self.hand[k][patterns::set_index(self.shapes[i][k])].1
+    }
+
+    /// Makes the evaluation's point values (`shape_sum`) come from `table` for both colours,
+    /// the waiting side's sum weighed `waiting` 256ths (see `fit_waiting`)
+    /// ; its threats must be the hand-made table's. The ordering keeps the hand-made values.
+    /// Renju keeps black's own table (its forbidden points are holes), so this does nothing
+    /// there and says so.
+    pub(crate) fn use_values(&mut self, table: &'static CombinedTable, waiting: i32) -> bool {
+        if self.game.rules().is_renju() {
+            return false;
+        }
+        self.combine = [table, table];
+        self.fit_waiting = Some(waiting);
+        for k in 0..self.on_board.len() {
+            let j = usize::from(self.on_board[k]);
+            self.update_point(j);
+        }
+        true
     }
 
     /// The shape `colour` would make at the empty cell `i` on each axis.
@@ -1069,6 +1103,73 @@ mod tests {
             proptest::prop_assert_eq!(fresh.shape_sum, b.shape_sum);
             proptest::prop_assert_eq!(fresh.threat_count, b.threat_count);
             proptest::prop_assert_eq!(&fresh.cells[..], &b.cells[..]);
+        }
+    }
+
+    /// A fitted table whose values differ from the hand-made ones everywhere.
+    fn odd_values() -> &'static patterns::CombinedTable {
+        static T: std::sync::OnceLock<Vec<(Threat, i32)>> = std::sync::OnceLock::new();
+        T.get_or_init(|| {
+            patterns::combined_table(false)
+                .iter()
+                .enumerate()
+                .map(|(k, &(t, v))| (t, 3 * v + (k % 7) as i32))
+                .collect()
+        })
+    }
+
+    #[test]
+    fn fitted_values_change_the_sums_not_the_ordering_s_values_and_not_renju() {
+        let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
+        for m in ["H8", "J9", "H9"] {
+            g.apply_token(m).expect("legal");
+        }
+        let hand = Board::new(&g);
+        let mut fit = Board::new(&g);
+        assert!(fit.use_values(odd_values(), 20));
+        assert_eq!(fit.fit_waiting, Some(20));
+        assert_ne!(fit.shape_sum, hand.shape_sum);
+        for &i in &hand.on_board {
+            let i = usize::from(i);
+            assert_eq!(fit.value_at(i, 1), hand.value_at(i, 1));
+            assert_eq!(fit.threat_at(i, 2), hand.threat_at(i, 2));
+        }
+        let mut renju = Board::new(&Game::new(
+            RuleSet::from_spec("renju opening=none").expect("spec"),
+        ));
+        assert!(!renju.use_values(odd_values(), 20));
+        assert_eq!(renju.fit_waiting, None);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 24, ..Default::default() })]
+
+        /// With fitted values, whatever is played and taken back, the sums equal a fresh
+        /// board's given the same values.
+        #[test]
+        fn fitted_values_stay_incremental(
+            spec in proptest::sample::select(&["gomoku", "pente", "gomoku-standard"][..]),
+            choices in proptest::collection::vec(proptest::prelude::any::<u16>(), 0..60),
+            undo_every in 2usize..6,
+        ) {
+            let rules = RuleSet::from_spec(spec).expect("spec");
+            let mut b = Board::new(&Game::new(rules));
+            b.use_values(odd_values(), 20);
+            for (k, &c) in choices.iter().enumerate() {
+                let legal = b.game.legal_actions();
+                if legal.is_empty() {
+                    break;
+                }
+                b.apply(legal[usize::from(c) % legal.len()]).expect("legal");
+                if k % undo_every == 0 {
+                    b.undo();
+                }
+            }
+            let mut fresh = Board::new(&b.game);
+            fresh.use_values(odd_values(), 20);
+            proptest::prop_assert_eq!(&fresh.values, &b.values);
+            proptest::prop_assert_eq!(fresh.shape_sum, b.shape_sum);
+            proptest::prop_assert_eq!(fresh.threat_count, b.threat_count);
         }
     }
 }

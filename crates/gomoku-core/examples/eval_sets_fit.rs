@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo build --release -p gomoku-core --example eval_sets_fit
-//! eval_sets_fit FILE [lambda] [epochs] [OUT] [rate]
+//! eval_sets_fit FILE [lambda] [epochs] [OUT] [rate] [shared]
 //! ```
 //!
 //! `FILE` holds one freestyle Gomoku position a line: its moves, a tab, and the reference
@@ -101,6 +101,9 @@ fn run(args: &[String]) -> Result<(), String> {
         "scale {k}; held out: variance {var:.4}, today {:.4}",
         error(&held, k, today)
     );
+    if args.get(5).is_some_and(|m| m == "shared") {
+        return shared(args, &train, &held, k, lambda, epochs);
+    }
     let start: Vec<f64> = (0..2 * SHAPE_SETS)
         .map(|i| {
             let v = f64::from(shape_set_value((i % SHAPE_SETS) as u16));
@@ -160,6 +163,99 @@ fn run(args: &[String]) -> Result<(), String> {
             if x != 0.0 || y != 0.0 {
                 text += &format!("{a} {b} {c} {d} {x:.0} {y:.0}\n");
             }
+        }
+        std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The waiting side's weight is `w[SHAPE_SETS]` hundredths of a sixteenth.
+const WAITING: usize = SHAPE_SETS;
+
+/// Our evaluation under shared set values: `w[s]` is the value of set `s` for both sides (the
+/// board's point values), weighed an eighth for the mover and `w[WAITING]` / 1600 for the
+/// side waiting.
+fn eval_shared(w: &[f64], e: &EvalSets) -> f64 {
+    let mine: f64 = e.mine.iter().map(|&s| w[usize::from(s)]).sum();
+    let theirs: f64 = e.theirs.iter().map(|&s| w[usize::from(s)]).sum();
+    f64::from(e.fixed) + mine / 8.0 - theirs * w[WAITING] / 1600.0
+}
+
+/// The `shared` mode: one value per set, as the board keeps them (no extra sums), and one
+/// weight for the waiting side's sum. `OUT` gets `waiting N` (in 256ths; the mover's is 32)
+/// and a set a line, `A B C D VALUE`.
+fn shared(
+    args: &[String],
+    train: &[(EvalSets, f64)],
+    held: &[(EvalSets, f64)],
+    k: f64,
+    lambda: f64,
+    epochs: usize,
+) -> Result<(), String> {
+    let mut start: Vec<f64> = (0..SHAPE_SETS)
+        .map(|s| f64::from(shape_set_value(s as u16)))
+        .collect();
+    start.push(100.0);
+    let mut w = start.clone();
+    let mut adam = Adam::new(w.len(), number(args, 4, 1.0)?);
+    let n = train.len().max(1) as f64;
+    for _ in 0..epochs {
+        let mut g = vec![0.0; w.len()];
+        for (e, y) in train {
+            let p = sigmoid(eval_shared(&w, e) / k);
+            let d = 2.0 * (p - y) * p * (1.0 - p) / k;
+            for &s in &e.mine {
+                g[usize::from(s)] += d / 8.0;
+            }
+            let mut theirs = 0.0;
+            for &s in &e.theirs {
+                g[usize::from(s)] -= d * w[WAITING] / 1600.0;
+                theirs += w[usize::from(s)];
+            }
+            g[WAITING] -= d * theirs / 1600.0;
+        }
+        for (i, gi) in g.iter_mut().enumerate() {
+            // The pull towards today's values, in the values' own scale.
+            let pull = if i == WAITING {
+                0.0
+            } else {
+                2.0 * lambda * (w[i] - start[i])
+            };
+            *gi = *gi / n + pull;
+        }
+        adam.descend(&mut w, &g, |_| true);
+    }
+    let today = |e: &EvalSets| f64::from(e.today);
+    println!(
+        "shared: held out {:.4} (today {:.4}), training {:.4} (today {:.4}); waiting weight {:.3} of the mover's",
+        error(held, k, |e| eval_shared(&w, e)),
+        error(held, k, today),
+        error(train, k, |e| eval_shared(&w, e)),
+        error(train, k, today),
+        w[WAITING] / 1600.0 * 8.0
+    );
+    let sets = shape_sets();
+    let mut rows: Vec<(f64, String)> = Vec::new();
+    for (s, shapes) in sets.iter().enumerate() {
+        rows.push((
+            (w[s] - start[s]).abs(),
+            format!("{shapes:?} {:.0} (today {:.0})", w[s], start[s]),
+        ));
+    }
+    rows.sort_by(|x, y| y.0.total_cmp(&x.0));
+    for (_, r) in rows.iter().take(30) {
+        println!("{r}");
+    }
+    if let Some(out) = args.get(3) {
+        let mut text = format!(
+            "# Written by `eval_sets_fit {}` ({} training positions).\nwaiting {:.0}\n",
+            args.join(" "),
+            train.len(),
+            w[WAITING] * 256.0 / 1600.0
+        );
+        for (s, shapes) in sets.iter().enumerate() {
+            let [a, b, c, d] = shapes;
+            text += &format!("{a} {b} {c} {d} {:.0}\n", w[s].round());
         }
         std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
     }

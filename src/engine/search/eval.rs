@@ -69,7 +69,11 @@ impl Search<'_> {
         let (mi, oi) = (usize::from(me - 1), usize::from(opp - 1));
         // The shapes of the empty points (the moves each side has) beside the windows and the
         // tempo.
-        let mut s = line_terms(b, me) + b.shape_sum[mi] / 8 - b.shape_sum[oi] / 16;
+        let shapes = match b.fit_waiting {
+            Some(w) => (b.shape_sum[mi] * 32 - b.shape_sum[oi] * w) / 256,
+            None => b.shape_sum[mi] / 8 - b.shape_sum[oi] / 16,
+        };
+        let mut s = line_terms(b, me) + shapes;
         if b.captures != crate::rules::Captures::None {
             let goal = b.capture_win;
             let (cm, co) = (b.captured(me), b.captured(opp));

@@ -164,7 +164,7 @@ impl Engine {
         }
         self.tt.new_search();
         let mut search = Search {
-            b: Board::new(game),
+            b: board_for(game, &self.style),
             tt: &mut self.tt,
             style: self.style.for_rules(game.rules()),
             nodes: 0,
@@ -397,6 +397,17 @@ struct Search<'a> {
     qfours_used: i32,
 }
 
+/// The search's board for `game`: with the fitted point values when `style` asks for them.
+fn board_for(game: &Game, style: &Style) -> Board {
+    let mut b = Board::new(game);
+    if style.eval_fit
+        && let Some(f) = crate::engine::fitted::fitted()
+    {
+        b.use_values(crate::engine::fitted::table(f), f.waiting);
+    }
+    b
+}
+
 impl<'a> Search<'a> {
     /// The search the threat entry points (`vcf_wins`, `vct_wins`, `threat_win`) run, on the
     /// whole of `limits`; `None` when `game` is not in normal two-player play, where they
@@ -412,7 +423,7 @@ impl<'a> Search<'a> {
             return None;
         }
         Some(Search {
-            b: Board::new(game),
+            b: board_for(game, &style),
             tt,
             style,
             nodes: 0,

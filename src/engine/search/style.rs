@@ -114,6 +114,10 @@ pub struct Style {
     /// predicts Rapfi's moves better, costs half a ply at equal nodes and scored no better
     /// against Rapfi (`docs/engine-measurements.md`, December 5).
     pub policy: bool,
+    /// Whether the evaluation weighs the empty points by the values fitted to a stronger
+    /// engine's judgement (`src/engine/eval_sets.txt`; freestyle and standard Gomoku, not
+    /// Renju) instead of the hand-made ones. The move ordering keeps the hand-made values.
+    pub eval_fit: bool,
 }
 
 /// `value` as a switch: `on`/`true` or `off`/`false`.
@@ -170,6 +174,7 @@ impl Style {
             "book" => self.book = on_off(value).ok_or_else(bad)?,
             "prune_captures" => self.prune_captures = on_off(value).ok_or_else(bad)?,
             "policy" => self.policy = on_off(value).ok_or_else(bad)?,
+            "eval_fit" => self.eval_fit = on_off(value).ok_or_else(bad)?,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -282,6 +287,7 @@ impl Style {
         book: true,
         prune_captures: false,
         policy: false,
+        eval_fit: false,
     };
 
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning and late
