@@ -148,9 +148,16 @@ pub(crate) struct Board {
     values: Vec<[i32; 2]>,
     /// Per colour: the sum of its point values over the empty points.
     pub(crate) shape_sum: [i32; 2],
-    /// With fitted point values ([`Board::use_values`]): the waiting side's shape sum is
-    /// weighed this many 256ths and the mover's 32; `None`: the hand-made eighth and sixteenth.
-    pub(crate) fit_waiting: Option<i32>,
+    /// With fitted point values ([`Board::use_values`]): the weights of the mover's and the
+    /// waiting side's sums, in 256ths; `None`: the hand-made eighth and sixteenth.
+    pub(crate) fit_weights: Option<(i32, i32)>,
+    /// With a fit by role: each point's value when its colour is the one waiting, by set
+    /// index (the mover's are `combine`'s), kept per cell and summed as `values` are.
+    waiting_table: Option<&'static [i32]>,
+    waiting_values: Vec<[i32; 2]>,
+    /// Per colour: the sum of its waiting-role values over the empty points (0 without a fit
+    /// by role).
+    pub(crate) waiting_sum: [i32; 2],
     /// Per colour: on-board cells by threat kind (occupied cells count as quiet).
     threat_count: [[u16; THREATS]; 2],
     pub(crate) captures: Captures,
@@ -223,7 +230,10 @@ impl Board {
             threats: vec![[Threat::Quiet; 2]; CELLS],
             values: vec![[0; 2]; CELLS],
             shape_sum: [0, 0],
-            fit_waiting: None,
+            fit_weights: None,
+            waiting_table: None,
+            waiting_values: vec![[0; 2]; CELLS],
+            waiting_sum: [0, 0],
             threat_count: [[0; THREATS]; 2],
             captures: rules.captures,
             capture_win: rules.capture_win,
@@ -468,6 +478,15 @@ impl Board {
         }
         self.shape_sum[k] += v - self.values[j][k];
         self.values[j][k] = v;
+        if let Some(table) = self.waiting_table {
+            let w = if self.cells[j] == EMPTY {
+                table[patterns::set_index(self.shapes[j][k])]
+            } else {
+                0
+            };
+            self.waiting_sum[k] += w - self.waiting_values[j][k];
+            self.waiting_values[j][k] = w;
+        }
     }
 
     /// What `colour` playing the empty cell `i` makes over its four lines.
@@ -479,23 +498,39 @@ impl Board {
     /// hand-made table whatever the evaluation weighs (see [`Board::use_values`]).
     pub(crate) fn value_at(&self, i: usize, colour: u8) -> i32 {
         let k = usize::from(colour - 1);
+        if self.fit_weights.is_none() {
+            // The hand-made values are the board's own (kept up to date, 0 when occupied).
+            return self.values[i][k];
+        }
         if self.cells[i] != EMPTY {
             return 0;
         }
         self.hand[k][patterns::set_index(self.shapes[i][k])].1
     }
 
-    /// Makes the evaluation's point values (`shape_sum`) come from `table` for both colours,
-    /// the waiting side's sum weighed `waiting` 256ths (see `fit_waiting`)
-    /// ; its threats must be the hand-made table's. The ordering keeps the hand-made values.
-    /// Renju keeps black's own table (its forbidden points are holes), so this does nothing
-    /// there and says so.
-    pub(crate) fn use_values(&mut self, table: &'static CombinedTable, waiting: i32) -> bool {
+    /// Whether a fit by role keeps `waiting_sum`.
+    pub(crate) fn waiting_table_in_use(&self) -> bool {
+        self.waiting_table.is_some()
+    }
+
+    /// Makes the evaluation's point values (`shape_sum`) come from `table` for both colours
+    /// (its threats must be the hand-made table's), and with `waiting_table` a second sum of
+    /// each colour's values as the side waiting (`waiting_sum`); `weights` are the mover's
+    /// and the waiting side's weights in 256ths (see `fit_weights`). The ordering keeps the
+    /// hand-made values. Renju keeps black's own table (its forbidden points are holes), so
+    /// this does nothing there and says so.
+    pub(crate) fn use_values(
+        &mut self,
+        table: &'static CombinedTable,
+        waiting_table: Option<&'static [i32]>,
+        weights: (i32, i32),
+    ) -> bool {
         if self.game.rules().is_renju() {
             return false;
         }
         self.combine = [table, table];
-        self.fit_waiting = Some(waiting);
+        self.waiting_table = waiting_table;
+        self.fit_weights = Some(weights);
         for k in 0..self.on_board.len() {
             let j = usize::from(self.on_board[k]);
             self.update_point(j);
@@ -1118,6 +1153,12 @@ mod tests {
         })
     }
 
+    /// Waiting-role values that differ from every other table.
+    fn odd_waiting() -> &'static [i32] {
+        static T: std::sync::OnceLock<Vec<i32>> = std::sync::OnceLock::new();
+        T.get_or_init(|| (0..4096).map(|k| (k % 13) as i32 - 4).collect())
+    }
+
     #[test]
     fn fitted_values_change_the_sums_not_the_ordering_s_values_and_not_renju() {
         let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
@@ -1126,8 +1167,8 @@ mod tests {
         }
         let hand = Board::new(&g);
         let mut fit = Board::new(&g);
-        assert!(fit.use_values(odd_values(), 20));
-        assert_eq!(fit.fit_waiting, Some(20));
+        assert!(fit.use_values(odd_values(), None, (32, 20)));
+        assert_eq!(fit.fit_weights, Some((32, 20)));
         assert_ne!(fit.shape_sum, hand.shape_sum);
         for &i in &hand.on_board {
             let i = usize::from(i);
@@ -1137,8 +1178,8 @@ mod tests {
         let mut renju = Board::new(&Game::new(
             RuleSet::from_spec("renju opening=none").expect("spec"),
         ));
-        assert!(!renju.use_values(odd_values(), 20));
-        assert_eq!(renju.fit_waiting, None);
+        assert!(!renju.use_values(odd_values(), Some(odd_waiting()), (16, 16)));
+        assert_eq!(renju.fit_weights, None);
     }
 
     proptest::proptest! {
@@ -1154,7 +1195,7 @@ mod tests {
         ) {
             let rules = RuleSet::from_spec(spec).expect("spec");
             let mut b = Board::new(&Game::new(rules));
-            b.use_values(odd_values(), 20);
+            b.use_values(odd_values(), Some(odd_waiting()), (16, 16));
             for (k, &c) in choices.iter().enumerate() {
                 let legal = b.game.legal_actions();
                 if legal.is_empty() {
@@ -1166,8 +1207,10 @@ mod tests {
                 }
             }
             let mut fresh = Board::new(&b.game);
-            fresh.use_values(odd_values(), 20);
+            fresh.use_values(odd_values(), Some(odd_waiting()), (16, 16));
             proptest::prop_assert_eq!(&fresh.values, &b.values);
+            proptest::prop_assert_eq!(&fresh.waiting_values, &b.waiting_values);
+            proptest::prop_assert_eq!(fresh.waiting_sum, b.waiting_sum);
             proptest::prop_assert_eq!(fresh.shape_sum, b.shape_sum);
             proptest::prop_assert_eq!(fresh.threat_count, b.threat_count);
         }

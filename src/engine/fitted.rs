@@ -15,15 +15,21 @@ pub(crate) struct Fitted {
     /// What each set of four shapes (by `patterns::set_index`) makes: the hand-made threat,
     /// the fitted value.
     pub(crate) table: Vec<(Threat, i32)>,
-    /// The waiting side's shape sum is weighed this many 256ths (the mover's: 32, an eighth).
-    pub(crate) waiting: i32,
+    /// With values by role (`A B C D MOVER WAITING` lines): each set's value when its colour
+    /// is the side waiting, by set index.
+    pub(crate) waiting_table: Option<Vec<i32>>,
+    /// The weights of the mover's and the waiting side's sums, in 256ths.
+    pub(crate) weights: (i32, i32),
 }
 
-/// Reads `eval_sets.txt`'s text: a `waiting N` line and `A B C D VALUE` lines (shapes 0-7 in
-/// any order); `#` starts a comment. Sets not listed keep their hand-made value.
+/// Reads `eval_sets.txt`'s text: the weights (`mover N`, default 32, and `waiting N`, in
+/// 256ths) and a set a line, `A B C D VALUE` (one value for both roles) or `A B C D MOVER
+/// WAITING` (a value for each), shapes 0-7 in any order; `#` starts a comment. Sets not
+/// listed keep their hand-made value (none as the side waiting, with values by role).
 pub(crate) fn read(text: &str) -> Result<Fitted, String> {
     let mut values: Vec<Option<i32>> = vec![None; SHAPE_SETS];
-    let mut waiting = None;
+    let mut waiting_values: Vec<Option<i32>> = vec![None; SHAPE_SETS];
+    let (mut waiting, mut mover) = (None, 32);
     for (n, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
@@ -31,21 +37,37 @@ pub(crate) fn read(text: &str) -> Result<Fitted, String> {
         }
         let bad = || format!("line {}: `{line}`", n + 1);
         let words: Vec<&str> = line.split_whitespace().collect();
-        if let ["waiting", w] = words.as_slice() {
-            waiting = Some(w.parse::<i32>().map_err(|_| bad())?);
-            continue;
+        match words.as_slice() {
+            ["waiting", w] => {
+                waiting = Some(w.parse::<i32>().map_err(|_| bad())?);
+                continue;
+            }
+            ["mover", m] => {
+                mover = m.parse::<i32>().map_err(|_| bad())?;
+                continue;
+            }
+            _ => {}
         }
-        let [a, b, c, d, v] = words.as_slice() else {
-            return Err(bad());
+        let (shape_words, numbers) = match words.len() {
+            5 | 6 => words.split_at(4),
+            _ => return Err(bad()),
         };
         let mut shapes = [0u8; 4];
-        for (s, w) in shapes.iter_mut().zip([a, b, c, d]) {
+        for (s, w) in shapes.iter_mut().zip(shape_words) {
             *s = w.parse().ok().filter(|&x: &u8| x < 8).ok_or_else(bad)?;
         }
-        let v: i32 = v.parse().map_err(|_| bad())?;
-        values[usize::from(shape_set(shapes))] = Some(v);
+        let set = usize::from(shape_set(shapes));
+        let numbers: Vec<i32> = numbers
+            .iter()
+            .map(|w| w.parse().map_err(|_| bad()))
+            .collect::<Result<_, _>>()?;
+        values[set] = Some(numbers[0]);
+        if let Some(&w) = numbers.get(1) {
+            waiting_values[set] = Some(w);
+        }
     }
     let waiting = waiting.ok_or("no `waiting` line")?;
+    let by_role = waiting_values.iter().any(Option::is_some);
     let hand = patterns::combined_table(false);
     let table = (0..4096usize)
         .map(|k| {
@@ -54,7 +76,19 @@ pub(crate) fn read(text: &str) -> Result<Fitted, String> {
             (threat, values[usize::from(shape_set(shapes))].unwrap_or(v))
         })
         .collect();
-    Ok(Fitted { table, waiting })
+    let waiting_table = by_role.then(|| {
+        (0..4096usize)
+            .map(|k| {
+                let shapes = [0, 1, 2, 3].map(|a| (k >> (3 * a) & 7) as u8);
+                waiting_values[usize::from(shape_set(shapes))].unwrap_or(0)
+            })
+            .collect()
+    });
+    Ok(Fitted {
+        table,
+        waiting_table,
+        weights: (mover, waiting),
+    })
 }
 
 /// The checked-in fit; `None` if it does not read (a test reads it whole).
@@ -76,7 +110,7 @@ mod tests {
     #[test]
     fn the_checked_in_fit_reads_whole() {
         let f = read(include_str!("eval_sets.txt")).expect("eval_sets.txt reads");
-        assert!(f.waiting > 0);
+        assert!(f.weights.0 > 0 && f.weights.1 > 0);
         assert_eq!(f.table.len(), 4096);
     }
 
@@ -90,7 +124,18 @@ mod tests {
         }
         let other = patterns::set_index([0, 0, 2, 2]);
         assert_eq!(f.table[other], hand[other]);
-        assert_eq!(f.waiting, 20);
+        assert_eq!(f.weights, (32, 20));
+        assert!(f.waiting_table.is_none());
+    }
+
+    #[test]
+    fn values_by_role_fill_a_waiting_table() {
+        let f = read("mover 16\nwaiting 16\n0 0 2 4 777 -5\n").expect("reads");
+        assert_eq!(f.weights, (16, 16));
+        let w = f.waiting_table.as_ref().expect("by role");
+        assert_eq!(w[patterns::set_index([4, 0, 2, 0])], -5);
+        assert_eq!(w[patterns::set_index([0, 0, 2, 2])], 0, "not listed");
+        assert_eq!(f.table[patterns::set_index([0, 0, 4, 2])].1, 777);
     }
 
     #[test]
@@ -99,5 +144,7 @@ mod tests {
         assert!(read("waiting 20\n0 0 2 8 777\n").is_err(), "shape 8");
         assert!(read("waiting 20\n0 0 2 777\n").is_err(), "three shapes");
         assert!(read("waiting x\n").is_err());
+        assert!(read("waiting 1\n0 0 2 4 7 8 9\n").is_err(), "seven numbers");
+        assert!(read("waiting 1\nmover y\n").is_err());
     }
 }

@@ -15,7 +15,7 @@
 //! evaluation best; the squared error of the probabilities is minimised by Adam, each value
 //! pulled towards today's by `lambda` (default 0.0001). One position in five held out. With
 //! `OUT`, the fitted values are written a set a line (`A B C D MOVER WAITING`, in sixteenths
-//! of the evaluation's unit). An engine build that evaluated with such values (December 5,
+//! of the evaluation's unit), as `src/engine/eval_sets.txt` reads them. An engine build that evaluated with such values (December 5,
 //! `docs/engine-measurements.md`) predicted Rapfi better and played no better, and keeping
 //! the two extra sums on the board cost a tenth of its speed, so the engine does not read them.
 
@@ -151,18 +151,16 @@ fn run(args: &[String]) -> Result<(), String> {
         println!("{r}");
     }
     if let Some(out) = args.get(3) {
+        // In sixteenths: the engine adds them up before weighing each sum a sixteenth.
         let mut text = format!(
-            "# Written by `eval_sets_fit {}` ({} training positions).\n",
+            "# Written by `eval_sets_fit {}` ({} training positions).\nmover 16\nwaiting 16\n",
             args.join(" "),
             train.len()
         );
         for (s, shapes) in sets.iter().enumerate() {
             let [a, b, c, d] = shapes;
-            // In sixteenths: the engine adds them up before dividing.
             let (x, y) = ((w[s] * 16.0).round(), (w[SHAPE_SETS + s] * 16.0).round());
-            if x != 0.0 || y != 0.0 {
-                text += &format!("{a} {b} {c} {d} {x:.0} {y:.0}\n");
-            }
+            text += &format!("{a} {b} {c} {d} {x:.0} {y:.0}\n");
         }
         std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
     }

@@ -69,8 +69,16 @@ impl Search<'_> {
         let (mi, oi) = (usize::from(me - 1), usize::from(opp - 1));
         // The shapes of the empty points (the moves each side has) beside the windows and the
         // tempo.
-        let shapes = match b.fit_waiting {
-            Some(w) => (b.shape_sum[mi] * 32 - b.shape_sum[oi] * w) / 256,
+        let shapes = match b.fit_weights {
+            Some((m, w)) => {
+                // A fit by role weighs the other side's points by their waiting-role values.
+                let theirs = if b.waiting_table_in_use() {
+                    b.waiting_sum[oi]
+                } else {
+                    b.shape_sum[oi]
+                };
+                (b.shape_sum[mi] * m - theirs * w) / 256
+            }
             None => b.shape_sum[mi] / 8 - b.shape_sum[oi] / 16,
         };
         let mut s = line_terms(b, me) + shapes;
@@ -90,5 +98,72 @@ impl Search<'_> {
             }
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::super::{Limits, Search, Style, Table, Tactics};
+    use crate::engine::Level;
+    use crate::engine::fitted;
+    use crate::engine::patterns::set_index;
+    use crate::engine::tuning::{eval_sets, shape_sets};
+    use crate::rules::{Game, RuleSet};
+
+    fn evaluation(g: &Game, eval_fit: bool) -> i32 {
+        let mut style = Style::for_level(Level::LIVE_MAX);
+        style.eval_fit = eval_fit;
+        let limits = Limits {
+            time: Duration::from_secs(60),
+            nodes: 1_000,
+        };
+        let mut tt = Table::new(10);
+        let s = Search::threats(&mut tt, style, g, limits, Instant::now()).expect("in play");
+        s.evaluate(g.to_move(), &Tactics::default(), 0)
+    }
+
+    /// With `eval_fit` the engine evaluates a quiet position as the fit modelled it: the
+    /// windows and the tempo, the mover's points by their values as the side to move and the
+    /// other side's by their values as the side waiting (`eval_sets_fit`'s model), whoever
+    /// is to move; without it, as before.
+    #[test]
+    fn the_fitted_evaluation_is_the_fit_s_model() {
+        let f = fitted::fitted().expect("eval_sets.txt reads");
+        let (m, w) = f.weights;
+        for moves in [
+            "H8 J9 H9 J10 K8",
+            "H8 J9 H9 J10 K8 G8",
+            "H8 J9 H10 K10 G7 H9 J7",
+        ] {
+            let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
+            for t in moves.split_whitespace() {
+                g.apply_token(t).expect("legal");
+            }
+            let e = eval_sets(&g).expect("a quiet position");
+            let value = |s: &u16| set_index(shape_sets()[usize::from(*s)]);
+            let mine: i32 = e.mine.iter().map(|s| f.table[value(s)].1).sum();
+            let theirs: i32 = match &f.waiting_table {
+                Some(t) => e.theirs.iter().map(|s| t[value(s)]).sum(),
+                None => e.theirs.iter().map(|s| f.table[value(s)].1).sum(),
+            };
+            assert_eq!(
+                evaluation(&g, true),
+                e.fixed + (mine * m - theirs * w) / 256,
+                "{moves}"
+            );
+            assert_eq!(evaluation(&g, false), e.today, "{moves}");
+        }
+    }
+
+    /// The fit is for five in a row without captures: Pente evaluates as before.
+    #[test]
+    fn capture_games_keep_the_hand_made_values() {
+        let mut g = Game::new(RuleSet::from_spec("pente").expect("spec"));
+        for t in "K10 L11 N10 L12 M9".split_whitespace() {
+            g.apply_token(t).expect("legal");
+        }
+        assert_eq!(evaluation(&g, true), evaluation(&g, false));
     }
 }

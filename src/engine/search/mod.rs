@@ -397,13 +397,20 @@ struct Search<'a> {
     qfours_used: i32,
 }
 
-/// The search's board for `game`: with the fitted point values when `style` asks for them.
+/// The search's board for `game`: with the fitted point values when `style` asks for them
+/// and the game is one they were fitted to (five in a row without captures; the board keeps
+/// Renju's own values).
 fn board_for(game: &Game, style: &Style) -> Board {
     let mut b = Board::new(game);
     if style.eval_fit
+        && game.rules().captures == crate::rules::Captures::None
         && let Some(f) = crate::engine::fitted::fitted()
     {
-        b.use_values(crate::engine::fitted::table(f), f.waiting);
+        b.use_values(
+            crate::engine::fitted::table(f),
+            f.waiting_table.as_deref(),
+            f.weights,
+        );
     }
     b
 }

@@ -115,7 +115,7 @@ pub struct Style {
     /// against Rapfi (`docs/engine-measurements.md`, December 5).
     pub policy: bool,
     /// Whether the evaluation weighs the empty points by the values fitted to a stronger
-    /// engine's judgement (`src/engine/eval_sets.txt`; freestyle and standard Gomoku, not
+    /// engine's judgement (`src/engine/eval_sets.txt`; five in a row without captures, not
     /// Renju) instead of the hand-made ones. The move ordering keeps the hand-made values.
     pub eval_fit: bool,
 }
