@@ -15,9 +15,11 @@
 //! evaluation best; the squared error of the probabilities is minimised by Adam, each value
 //! pulled towards today's by `lambda` (default 0.0001). One position in five held out. With
 //! `OUT`, the fitted values are written a set a line (`A B C D MOVER WAITING`, in sixteenths
-//! of the evaluation's unit), as `src/engine/eval_sets.txt` reads them. An engine build that evaluated with such values (December 5,
-//! `docs/engine-measurements.md`) predicted Rapfi better and played no better, and keeping
-//! the two extra sums on the board cost a tenth of its speed, so the engine does not read them.
+//! of the evaluation's unit), as `src/engine/eval_sets.txt` holds them: the engine evaluates
+//! with them when a style says `eval_fit=on` (off at every level; the fit checked in and how
+//! it played are in `docs/engine-measurements.md`, December 5, stop 47). With `shared` as the
+//! sixth argument the fit gives each set one value for both roles instead (the board's own
+//! point values, no second sum) and a weight for the waiting side's sum.
 
 mod common;
 

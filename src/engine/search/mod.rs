@@ -398,12 +398,15 @@ struct Search<'a> {
 }
 
 /// The search's board for `game`: with the fitted point values when `style` asks for them
-/// and the game is one they were fitted to (five in a row without captures; the board keeps
-/// Renju's own values).
+/// and the game is the kind they were fitted to (freestyle: five or more in a row, no
+/// captures, not Renju).
 fn board_for(game: &Game, style: &Style) -> Board {
     let mut b = Board::new(game);
+    let rules = game.rules();
     if style.eval_fit
-        && game.rules().captures == crate::rules::Captures::None
+        && rules.captures == crate::rules::Captures::None
+        && rules.overline_wins
+        && !rules.is_renju()
         && let Some(f) = crate::engine::fitted::fitted()
     {
         b.use_values(
