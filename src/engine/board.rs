@@ -1156,7 +1156,7 @@ mod tests {
     /// Waiting-role values that differ from every other table.
     fn odd_waiting() -> &'static [i32] {
         static T: std::sync::OnceLock<Vec<i32>> = std::sync::OnceLock::new();
-        T.get_or_init(|| (0..4096).map(|k| (k % 13) as i32 - 4).collect())
+        T.get_or_init(|| (0..4096).map(|k: i32| k % 13 - 4).collect())
     }
 
     #[test]
