@@ -1076,6 +1076,20 @@ mod tests {
         assert!(b.makes_line(at("M8", 15), 2));
     }
 
+    /// Plays the legal action each choice picks, taking one back after every `undo_every`-th.
+    fn play_and_take_back(b: &mut Board, choices: &[u16], undo_every: usize) {
+        for (k, &c) in choices.iter().enumerate() {
+            let legal = b.game.legal_actions();
+            if legal.is_empty() {
+                break;
+            }
+            b.apply(legal[usize::from(c) % legal.len()]).expect("legal");
+            if k % undo_every == 0 {
+                b.undo();
+            }
+        }
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig { cases: 48, ..Default::default() })]
 
@@ -1088,16 +1102,7 @@ mod tests {
         ) {
             let rules = RuleSet::from_spec(spec).expect("spec");
             let mut b = Board::new(&Game::new(rules));
-            for (k, &c) in choices.iter().enumerate() {
-                let legal = b.game.legal_actions();
-                if legal.is_empty() {
-                    break;
-                }
-                b.apply(legal[usize::from(c) % legal.len()]).expect("legal");
-                if k % undo_every == 0 {
-                    b.undo();
-                }
-            }
+            play_and_take_back(&mut b, &choices, undo_every);
             let fresh = Board::new(&b.game);
             proptest::prop_assert_eq!(fresh.key(), b.key());
             proptest::prop_assert_eq!(fresh.pattern, b.pattern);
@@ -1196,16 +1201,7 @@ mod tests {
             let rules = RuleSet::from_spec(spec).expect("spec");
             let mut b = Board::new(&Game::new(rules));
             b.use_values(odd_values(), Some(odd_waiting()), (16, 16));
-            for (k, &c) in choices.iter().enumerate() {
-                let legal = b.game.legal_actions();
-                if legal.is_empty() {
-                    break;
-                }
-                b.apply(legal[usize::from(c) % legal.len()]).expect("legal");
-                if k % undo_every == 0 {
-                    b.undo();
-                }
-            }
+            play_and_take_back(&mut b, &choices, undo_every);
             let mut fresh = Board::new(&b.game);
             fresh.use_values(odd_values(), Some(odd_waiting()), (16, 16));
             proptest::prop_assert_eq!(&fresh.values, &b.values);

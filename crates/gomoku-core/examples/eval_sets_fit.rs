@@ -148,10 +148,7 @@ fn run(args: &[String]) -> Result<(), String> {
             format!("{shapes:?} mover {a:.0} (today {a0:.0}), other {b:.0} (today {b0:.0})"),
         ));
     }
-    rows.sort_by(|x, y| y.0.total_cmp(&x.0));
-    for (_, r) in rows.iter().take(30) {
-        println!("{r}");
-    }
+    print_largest(rows);
     if let Some(out) = args.get(3) {
         // In sixteenths: the engine adds them up before weighing each sum a sixteenth.
         let mut text = format!(
@@ -167,6 +164,14 @@ fn run(args: &[String]) -> Result<(), String> {
         std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
     }
     Ok(())
+}
+
+/// Prints the 30 rows of the largest changes (each row: its change, its text).
+fn print_largest(mut rows: Vec<(f64, String)>) {
+    rows.sort_by(|x, y| y.0.total_cmp(&x.0));
+    for (_, r) in rows.iter().take(30) {
+        println!("{r}");
+    }
 }
 
 /// The waiting side's weight is `w[SHAPE_SETS]` hundredths of a sixteenth.
@@ -242,10 +247,7 @@ fn shared(
             format!("{shapes:?} {:.0} (today {:.0})", w[s], start[s]),
         ));
     }
-    rows.sort_by(|x, y| y.0.total_cmp(&x.0));
-    for (_, r) in rows.iter().take(30) {
-        println!("{r}");
-    }
+    print_largest(rows);
     if let Some(out) = args.get(3) {
         let mut text = format!(
             "# Written by `eval_sets_fit {}` ({} training positions).\nwaiting {:.0}\n",
