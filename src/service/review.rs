@@ -155,9 +155,12 @@ fn search(game: &Game, nodes: u64) -> (i32, Option<Action>) {
         // A fresh engine per search: the evaluation of a position does not depend on which
         // were searched before it (a resumed analysis gives the same review). No opening
         // book: its scores come from longer searches than the review's node cap, and every
-        // position of a review must be judged by the same search.
+        // position of a review must be judged by the same search. The hand-made evaluation:
+        // `SCORE_SCALE` turns its scores into chances, and reviews stored under this cache
+        // version were made with it (the fitted one saturates sooner on the same scale).
         let style = Style {
             book: false,
+            eval_fit: false,
             ..Style::for_level(Level::MAX)
         };
         let mut engine = Engine::with_style(Level::MAX, style, SEED);
