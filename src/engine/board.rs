@@ -7,6 +7,7 @@
 //! extra time): [`Board::apply`] plays through [`Game::apply`] and mirrors its report, so the
 //! engine never has to re-implement a rule to stay correct, only to look ahead quickly.
 
+use super::fitted::Fitted;
 use super::patterns::{self, BLOCKED, CombinedTable, HALF, OWN, POW3, ShapeTable, THREATS, Threat};
 use super::windows::{self, WindowTable};
 use crate::rules::{Action, Captures, Game, MoveReport, PlayError, Point};
@@ -118,6 +119,17 @@ struct Undo {
     removed_from: u32,
 }
 
+/// A fitted evaluation's values and sums, kept as the board's hand-made ones are.
+#[derive(Clone)]
+struct FitSums {
+    fit: &'static Fitted,
+    /// Per cell and colour: the point's fitted value as the side to move and as the side
+    /// waiting (0 when occupied).
+    values: Vec<[[i32; 2]; 2]>,
+    /// By role (to move, waiting) and colour: the sum of the values over the empty points.
+    sums: [[i32; 2]; 2],
+}
+
 /// The engine's board: see the module documentation.
 #[derive(Clone)]
 pub(crate) struct Board {
@@ -132,9 +144,6 @@ pub(crate) struct Board {
     /// two fours or two open threes are forbidden, so black's are judged with
     /// `patterns::combine_renju_black`.
     combine: [&'static CombinedTable; 2],
-    /// The hand-made tables `combine` starts with: the move ordering and the threat searches
-    /// rank points by their values even when the evaluation's come from a fit.
-    hand: [&'static CombinedTable; 2],
     /// Per cell, colour and axis: the neighbourhood's index in the shape table.
     keys: Vec<[[u32; 4]; 2]>,
     /// Per cell: the on-board points whose neighbourhoods hold it, as bits `axis *
@@ -148,16 +157,9 @@ pub(crate) struct Board {
     values: Vec<[i32; 2]>,
     /// Per colour: the sum of its point values over the empty points.
     pub(crate) shape_sum: [i32; 2],
-    /// With fitted point values ([`Board::use_values`]): the weights of the mover's and the
-    /// waiting side's sums, in 256ths; `None`: the hand-made eighth and sixteenth.
-    pub(crate) fit_weights: Option<(i32, i32)>,
-    /// With a fit by role: each point's value when its colour is the one waiting, by set
-    /// index (the mover's are `combine`'s), kept per cell and summed as `values` are.
-    waiting_table: Option<&'static [i32]>,
-    waiting_values: Vec<[i32; 2]>,
-    /// Per colour: the sum of its waiting-role values over the empty points (0 without a fit
-    /// by role).
-    pub(crate) waiting_sum: [i32; 2],
+    /// The fitted evaluation's sums ([`Board::use_fit`]), only on a board that uses one: a
+    /// board without keeps the path it had before fits came.
+    fit: Option<Box<FitSums>>,
     /// Per colour: on-board cells by threat kind (occupied cells count as quiet).
     threat_count: [[u16; THREATS]; 2],
     pub(crate) captures: Captures,
@@ -220,20 +222,13 @@ impl Board {
                 patterns::combined_table(rules.is_renju()),
                 patterns::combined_table(false),
             ],
-            hand: [
-                patterns::combined_table(rules.is_renju()),
-                patterns::combined_table(false),
-            ],
             keys: vec![[[0; 4]; 2]; CELLS],
             reach: vec![0; CELLS],
             shapes: vec![[[0; 4]; 2]; CELLS],
             threats: vec![[Threat::Quiet; 2]; CELLS],
             values: vec![[0; 2]; CELLS],
             shape_sum: [0, 0],
-            fit_weights: None,
-            waiting_table: None,
-            waiting_values: vec![[0; 2]; CELLS],
-            waiting_sum: [0, 0],
+            fit: None,
             threat_count: [[0; THREATS]; 2],
             captures: rules.captures,
             capture_win: rules.capture_win,
@@ -478,14 +473,17 @@ impl Board {
         }
         self.shape_sum[k] += v - self.values[j][k];
         self.values[j][k] = v;
-        if let Some(table) = self.waiting_table {
-            let w = if self.cells[j] == EMPTY {
-                table[patterns::set_index(self.shapes[j][k])]
+        if let Some(f) = self.fit.as_deref_mut() {
+            let roles = if self.cells[j] == EMPTY {
+                let set = patterns::set_index(self.shapes[j][k]);
+                [f.fit.mover[set], f.fit.waiting[set]]
             } else {
-                0
+                [0, 0]
             };
-            self.waiting_sum[k] += w - self.waiting_values[j][k];
-            self.waiting_values[j][k] = w;
+            for (role, &v) in roles.iter().enumerate() {
+                f.sums[role][k] += v - f.values[j][k][role];
+            }
+            f.values[j][k] = roles;
         }
     }
 
@@ -495,42 +493,33 @@ impl Board {
     }
 
     /// The value of `colour`'s shapes at the empty cell `i` (0 when occupied), by the
-    /// hand-made table whatever the evaluation weighs (see [`Board::use_values`]).
+    /// hand-made table whatever the evaluation weighs (see [`Board::use_fit`]).
     pub(crate) fn value_at(&self, i: usize, colour: u8) -> i32 {
-        let k = usize::from(colour - 1);
-        if self.fit_weights.is_none() {
-            // The hand-made values are the board's own (kept up to date, 0 when occupied).
-            return self.values[i][k];
-        }
-        if self.cells[i] != EMPTY {
-            return 0;
-        }
-        self.hand[k][patterns::set_index(self.shapes[i][k])].1
+        self.values[i][usize::from(colour - 1)]
     }
 
-    /// Whether a fit by role keeps `waiting_sum`.
-    pub(crate) fn waiting_table_in_use(&self) -> bool {
-        self.waiting_table.is_some()
+    /// With a fit: the shapes' part of the evaluation for the side to move (colour index
+    /// `mi`) against the side waiting (`oi`), each side's points by their values in its role,
+    /// weighted as the fit says; `None` on a board without one.
+    pub(crate) fn fitted_shapes(&self, mi: usize, oi: usize) -> Option<i32> {
+        let f = self.fit.as_deref()?;
+        let (m, w) = f.fit.weights;
+        Some((f.sums[0][mi] * m - f.sums[1][oi] * w) / 256)
     }
 
-    /// Makes the evaluation's point values (`shape_sum`) come from `table` for both colours
-    /// (its threats must be the hand-made table's), and with `waiting_table` a second sum of
-    /// each colour's values as the side waiting (`waiting_sum`); `weights` are the mover's
-    /// and the waiting side's weights in 256ths (see `fit_weights`). The ordering keeps the
-    /// hand-made values. Renju keeps black's own table (its forbidden points are holes), so
-    /// this does nothing there and says so.
-    pub(crate) fn use_values(
-        &mut self,
-        table: &'static CombinedTable,
-        waiting_table: Option<&'static [i32]>,
-        weights: (i32, i32),
-    ) -> bool {
+    /// Makes the evaluation weigh the empty points by `fit`'s values: the board keeps their
+    /// sums beside the hand-made ones, which the threats and the move ordering keep using.
+    /// Renju keeps black's own table (its forbidden points are holes), so this does nothing
+    /// there and says so.
+    pub(crate) fn use_fit(&mut self, fit: &'static Fitted) -> bool {
         if self.game.rules().is_renju() {
             return false;
         }
-        self.combine = [table, table];
-        self.waiting_table = waiting_table;
-        self.fit_weights = Some(weights);
+        self.fit = Some(Box::new(FitSums {
+            fit,
+            values: vec![[[0; 2]; 2]; CELLS],
+            sums: [[0; 2]; 2],
+        }));
         for k in 0..self.on_board.len() {
             let j = usize::from(self.on_board[k]);
             self.update_point(j);
@@ -1146,35 +1135,58 @@ mod tests {
         }
     }
 
-    /// A fitted table whose values differ from the hand-made ones everywhere.
-    fn odd_values() -> &'static patterns::CombinedTable {
-        static T: std::sync::OnceLock<Vec<(Threat, i32)>> = std::sync::OnceLock::new();
-        T.get_or_init(|| {
-            patterns::combined_table(false)
+    /// A fit whose values differ from the hand-made ones and from each other everywhere.
+    fn odd_fit() -> &'static Fitted {
+        static T: std::sync::OnceLock<Fitted> = std::sync::OnceLock::new();
+        T.get_or_init(|| Fitted {
+            mover: patterns::combined_table(false)
                 .iter()
                 .enumerate()
-                .map(|(k, &(t, v))| (t, 3 * v + (k % 7) as i32))
-                .collect()
+                .map(|(k, &(_, v))| 3 * v + (k % 7) as i32)
+                .collect(),
+            waiting: (0..4096).map(|k: i32| k % 13 - 4).collect(),
+            weights: (32, 20),
         })
     }
 
-    /// Waiting-role values that differ from every other table.
-    fn odd_waiting() -> &'static [i32] {
-        static T: std::sync::OnceLock<Vec<i32>> = std::sync::OnceLock::new();
-        T.get_or_init(|| (0..4096).map(|k: i32| k % 13 - 4).collect())
+    /// The fitted sums computed from scratch: each empty point's values by role.
+    fn fitted_sums(b: &Board, fit: &Fitted) -> [[i32; 2]; 2] {
+        let mut sums = [[0; 2]; 2];
+        for &i in &b.on_board {
+            let i = usize::from(i);
+            if b.cells[i] != EMPTY {
+                continue;
+            }
+            for (k, colour) in [1u8, 2].into_iter().enumerate() {
+                let set = patterns::set_index(b.shapes_at(i, colour));
+                sums[0][k] += fit.mover[set];
+                sums[1][k] += fit.waiting[set];
+            }
+        }
+        sums
     }
 
     #[test]
-    fn fitted_values_change_the_sums_not_the_ordering_s_values_and_not_renju() {
+    fn a_fit_changes_the_evaluation_not_the_ordering_s_values_and_not_renju() {
         let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
         for m in ["H8", "J9", "H9"] {
             g.apply_token(m).expect("legal");
         }
         let hand = Board::new(&g);
         let mut fit = Board::new(&g);
-        assert!(fit.use_values(odd_values(), None, (32, 20)));
-        assert_eq!(fit.fit_weights, Some((32, 20)));
-        assert_ne!(fit.shape_sum, hand.shape_sum);
+        assert_eq!(hand.fitted_shapes(0, 1), None);
+        assert!(fit.use_fit(odd_fit()));
+        let sums = fitted_sums(&fit, odd_fit());
+        assert_ne!(sums[0], hand.shape_sum);
+        assert_eq!(
+            fit.fitted_shapes(0, 1),
+            Some((sums[0][0] * 32 - sums[1][1] * 20) / 256)
+        );
+        assert_eq!(
+            fit.fitted_shapes(1, 0),
+            Some((sums[0][1] * 32 - sums[1][0] * 20) / 256)
+        );
+        assert_eq!(fit.shape_sum, hand.shape_sum);
         for &i in &hand.on_board {
             let i = usize::from(i);
             assert_eq!(fit.value_at(i, 1), hand.value_at(i, 1));
@@ -1183,30 +1195,29 @@ mod tests {
         let mut renju = Board::new(&Game::new(
             RuleSet::from_spec("renju opening=none").expect("spec"),
         ));
-        assert!(!renju.use_values(odd_values(), Some(odd_waiting()), (16, 16)));
-        assert_eq!(renju.fit_weights, None);
+        assert!(!renju.use_fit(odd_fit()));
+        assert_eq!(renju.fitted_shapes(0, 1), None);
     }
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig { cases: 24, ..Default::default() })]
 
-        /// With fitted values, whatever is played and taken back, the sums equal a fresh
-        /// board's given the same values.
+        /// With a fit, whatever is played and taken back, its sums equal those computed
+        /// from scratch, and the hand-made ones a fresh board's.
         #[test]
-        fn fitted_values_stay_incremental(
+        fn fitted_sums_stay_incremental(
             spec in proptest::sample::select(&["gomoku", "pente", "gomoku-standard"][..]),
             choices in proptest::collection::vec(proptest::prelude::any::<u16>(), 0..60),
             undo_every in 2usize..6,
         ) {
             let rules = RuleSet::from_spec(spec).expect("spec");
             let mut b = Board::new(&Game::new(rules));
-            b.use_values(odd_values(), Some(odd_waiting()), (16, 16));
+            b.use_fit(odd_fit());
             play_and_take_back(&mut b, &choices, undo_every);
-            let mut fresh = Board::new(&b.game);
-            fresh.use_values(odd_values(), Some(odd_waiting()), (16, 16));
+            let fresh = Board::new(&b.game);
+            let f = b.fit.as_deref().expect("a fit");
+            proptest::prop_assert_eq!(f.sums, fitted_sums(&b, odd_fit()));
             proptest::prop_assert_eq!(&fresh.values, &b.values);
-            proptest::prop_assert_eq!(&fresh.waiting_values, &b.waiting_values);
-            proptest::prop_assert_eq!(fresh.waiting_sum, b.waiting_sum);
             proptest::prop_assert_eq!(fresh.shape_sum, b.shape_sum);
             proptest::prop_assert_eq!(fresh.threat_count, b.threat_count);
         }

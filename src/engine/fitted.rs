@@ -1,23 +1,25 @@
 //! An evaluation by sets of line shapes fitted to a stronger engine's judgement
-//! (`eval_sets.txt`, written by the `eval_sets_fit` example in its `shared` mode): one value
-//! per set of four line shapes, for both colours, which replaces the hand-made point value in
-//! the board's shape sums, and the weight of the waiting side's sum. The threats stay the
-//! hand-made table's, and so does the move ordering. Read when a style asks for it
-//! (`Style::eval_fit`); Renju keeps the hand-made values.
+//! (`eval_sets.txt`, written by the `eval_sets_fit` example): a value per set of four line
+//! shapes for the side to move and one for the side waiting (or one for both, from its
+//! `shared` mode), and the weights of the two sums. A board that uses a fit keeps these sums
+//! beside its hand-made ones, which the threats, the move ordering and the threat searches
+//! keep using. Read when a style asks for it (`Style::eval_fit`); Renju keeps the hand-made
+//! values.
 
 use std::sync::OnceLock;
 
+use super::data_lines::data_lines;
 use super::ordering::{SHAPE_SETS, shape_set};
-use super::patterns::{self, CombinedTable, Threat};
+use super::patterns;
 
-/// The fitted values as the board uses them.
+/// The fitted values as the board uses them, by set of four shapes
+/// (`patterns::set_index`).
 pub(crate) struct Fitted {
-    /// What each set of four shapes (by `patterns::set_index`) makes: the hand-made threat,
-    /// the fitted value.
-    pub(crate) table: Vec<(Threat, i32)>,
-    /// With values by role (`A B C D MOVER WAITING` lines): each set's value when its colour
-    /// is the side waiting, by set index.
-    pub(crate) waiting_table: Option<Vec<i32>>,
+    /// Each set's value when its colour is the side to move.
+    pub(crate) mover: Vec<i32>,
+    /// Each set's value when its colour is the side waiting (the mover's values again for a
+    /// fit with one value a set).
+    pub(crate) waiting: Vec<i32>,
     /// The weights of the mover's and the waiting side's sums, in 256ths.
     pub(crate) weights: (i32, i32),
 }
@@ -30,12 +32,8 @@ pub(crate) fn read(text: &str) -> Result<Fitted, String> {
     let mut values: Vec<Option<i32>> = vec![None; SHAPE_SETS];
     let mut waiting_values: Vec<Option<i32>> = vec![None; SHAPE_SETS];
     let (mut waiting, mut mover) = (None, 32);
-    for (n, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let bad = || format!("line {}: `{line}`", n + 1);
+    for (n, line) in data_lines(text) {
+        let bad = || format!("line {n}: `{line}`");
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
             ["waiting", w] => {
@@ -69,24 +67,24 @@ pub(crate) fn read(text: &str) -> Result<Fitted, String> {
     let waiting = waiting.ok_or("no `waiting` line")?;
     let by_role = waiting_values.iter().any(Option::is_some);
     let hand = patterns::combined_table(false);
-    let table = (0..4096usize)
-        .map(|k| {
-            let shapes = [0, 1, 2, 3].map(|a| (k >> (3 * a) & 7) as u8);
-            let (threat, v) = hand[k];
-            (threat, values[usize::from(shape_set(shapes))].unwrap_or(v))
-        })
-        .collect();
-    let waiting_table = by_role.then(|| {
+    // Spread the values by set over every order of the four shapes (the board's index).
+    let spread = |value: &dyn Fn(usize, i32) -> i32| -> Vec<i32> {
         (0..4096usize)
             .map(|k| {
                 let shapes = [0, 1, 2, 3].map(|a| (k >> (3 * a) & 7) as u8);
-                waiting_values[usize::from(shape_set(shapes))].unwrap_or(0)
+                value(usize::from(shape_set(shapes)), hand[k].1)
             })
             .collect()
-    });
+    };
+    let mover_table = spread(&|set, v| values[set].unwrap_or(v));
+    let waiting_table = if by_role {
+        spread(&|set, _| waiting_values[set].unwrap_or(0))
+    } else {
+        mover_table.clone()
+    };
     Ok(Fitted {
-        table,
-        waiting_table,
+        mover: mover_table,
+        waiting: waiting_table,
         weights: (mover, waiting),
     })
 }
@@ -98,11 +96,6 @@ pub(crate) fn fitted() -> Option<&'static Fitted> {
         .as_ref()
 }
 
-/// The fitted table as the board takes it.
-pub(crate) fn table(f: &'static Fitted) -> &'static CombinedTable {
-    &f.table
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,31 +104,37 @@ mod tests {
     fn the_checked_in_fit_reads_whole() {
         let f = read(include_str!("eval_sets.txt")).expect("eval_sets.txt reads");
         assert!(f.weights.0 > 0 && f.weights.1 > 0);
-        assert_eq!(f.table.len(), 4096);
+        assert_eq!(f.mover.len(), 4096);
+        assert_eq!(f.waiting.len(), 4096);
+        assert_ne!(f.mover, f.waiting, "the checked-in fit is by role");
     }
 
     #[test]
-    fn listed_sets_replace_the_hand_values_in_every_order_and_threats_stay() {
+    fn listed_sets_replace_the_hand_values_in_every_order_for_both_roles() {
         let f = read("waiting 20\n0 0 2 4 777\n").expect("reads");
         let hand = patterns::combined_table(false);
         for shapes in [[0, 0, 2, 4], [4, 2, 0, 0], [0, 4, 0, 2]] {
             let k = patterns::set_index(shapes);
-            assert_eq!(f.table[k], (hand[k].0, 777));
+            assert_eq!(f.mover[k], 777);
+            assert_eq!(f.waiting[k], 777);
         }
         let other = patterns::set_index([0, 0, 2, 2]);
-        assert_eq!(f.table[other], hand[other]);
+        assert_eq!(f.mover[other], hand[other].1);
         assert_eq!(f.weights, (32, 20));
-        assert!(f.waiting_table.is_none());
+        assert_eq!(f.mover, f.waiting, "one value a set");
     }
 
     #[test]
     fn values_by_role_fill_a_waiting_table() {
         let f = read("mover 16\nwaiting 16\n0 0 2 4 777 -5\n").expect("reads");
         assert_eq!(f.weights, (16, 16));
-        let w = f.waiting_table.as_ref().expect("by role");
-        assert_eq!(w[patterns::set_index([4, 0, 2, 0])], -5);
-        assert_eq!(w[patterns::set_index([0, 0, 2, 2])], 0, "not listed");
-        assert_eq!(f.table[patterns::set_index([0, 0, 4, 2])].1, 777);
+        assert_eq!(f.waiting[patterns::set_index([4, 0, 2, 0])], -5);
+        assert_eq!(
+            f.waiting[patterns::set_index([0, 0, 2, 2])],
+            0,
+            "not listed"
+        );
+        assert_eq!(f.mover[patterns::set_index([0, 0, 4, 2])], 777);
     }
 
     #[test]
@@ -146,5 +145,9 @@ mod tests {
         assert!(read("waiting x\n").is_err());
         assert!(read("waiting 1\n0 0 2 4 7 8 9\n").is_err(), "seven numbers");
         assert!(read("waiting 1\nmover y\n").is_err());
+        let e = read("waiting 1\n# a comment\n\n0 0 2 4 x\n")
+            .err()
+            .expect("refused");
+        assert!(e.starts_with("line 4:"), "{e}");
     }
 }

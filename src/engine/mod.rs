@@ -16,6 +16,7 @@ pub mod arena;
 mod board;
 pub mod book;
 mod cache;
+mod data_lines;
 mod fitted;
 mod openings;
 mod ordering;

@@ -10,6 +10,7 @@
 use std::sync::OnceLock;
 
 use super::board::{Board, STRIDE, cell_of};
+use super::data_lines::data_lines;
 use super::patterns::{THREATS, set_index};
 use crate::rules::Action;
 
@@ -157,12 +158,8 @@ pub(crate) fn read_corrections(text: &str) -> Result<Corrections, String> {
     let mut by_set = [vec![0i32; SHAPE_SETS], vec![0i32; SHAPE_SETS]];
     let (mut gain_mine, mut gain_theirs) = (0, 0);
     let mut near = [[0; FAR as usize]; 2];
-    for (k, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let bad = || format!("line {}: `{line}`", k + 1);
+    for (k, line) in data_lines(text) {
+        let bad = || format!("line {k}: `{line}`");
         let words: Vec<&str> = line.split_whitespace().collect();
         let nums: Vec<i32> = words[1..]
             .iter()

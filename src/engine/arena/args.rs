@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use super::{ArenaConfig, parse_side, record_line, run};
+use crate::engine::data_lines::data_lines;
 use crate::rules::{Game, Preset, RuleSet};
 
 /// The arena command's settings as written on the command line.
@@ -152,21 +153,14 @@ impl ArenaArgs {
 /// or that the file holds no opening.
 pub fn read_openings(text: &str, rules: RuleSet) -> Result<Vec<Game>, String> {
     let mut openings = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or_default().trim();
-        if line.is_empty() {
-            continue;
-        }
+    for (n, line) in data_lines(text) {
         let mut game = Game::new(rules);
         for token in line.split_whitespace() {
             game.apply_token(token)
-                .map_err(|e| format!("line {}: {token}: {e}", n + 1))?;
+                .map_err(|e| format!("line {n}: {token}: {e}"))?;
         }
         if game.is_over() {
-            return Err(format!(
-                "line {}: the game is over after its opening",
-                n + 1
-            ));
+            return Err(format!("line {n}: the game is over after its opening"));
         }
         openings.push(game);
     }

@@ -69,18 +69,9 @@ impl Search<'_> {
         let (mi, oi) = (usize::from(me - 1), usize::from(opp - 1));
         // The shapes of the empty points (the moves each side has) beside the windows and the
         // tempo.
-        let shapes = match b.fit_weights {
-            Some((m, w)) => {
-                // A fit by role weighs the other side's points by their waiting-role values.
-                let theirs = if b.waiting_table_in_use() {
-                    b.waiting_sum[oi]
-                } else {
-                    b.shape_sum[oi]
-                };
-                (b.shape_sum[mi] * m - theirs * w) / 256
-            }
-            None => b.shape_sum[mi] / 8 - b.shape_sum[oi] / 16,
-        };
+        let shapes = b
+            .fitted_shapes(mi, oi)
+            .unwrap_or_else(|| b.shape_sum[mi] / 8 - b.shape_sum[oi] / 16);
         let mut s = line_terms(b, me) + shapes;
         if b.captures != crate::rules::Captures::None {
             let goal = b.capture_win;
@@ -143,11 +134,8 @@ mod tests {
             }
             let e = eval_sets(&g).expect("a quiet position");
             let value = |s: &u16| set_index(shape_sets()[usize::from(*s)]);
-            let mine: i32 = e.mine.iter().map(|s| f.table[value(s)].1).sum();
-            let theirs: i32 = match &f.waiting_table {
-                Some(t) => e.theirs.iter().map(|s| t[value(s)]).sum(),
-                None => e.theirs.iter().map(|s| f.table[value(s)].1).sum(),
-            };
+            let mine: i32 = e.mine.iter().map(|s| f.mover[value(s)]).sum();
+            let theirs: i32 = e.theirs.iter().map(|s| f.waiting[value(s)]).sum();
             assert_eq!(
                 evaluation(&g, true),
                 e.fixed + (mine * m - theirs * w) / 256,

@@ -409,11 +409,7 @@ fn board_for(game: &Game, style: &Style) -> Board {
         && !rules.is_renju()
         && let Some(f) = crate::engine::fitted::fitted()
     {
-        b.use_values(
-            crate::engine::fitted::table(f),
-            f.waiting_table.as_deref(),
-            f.weights,
-        );
+        b.use_fit(f);
     }
     b
 }
