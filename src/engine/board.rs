@@ -500,11 +500,13 @@ impl Board {
 
     /// With a fit: the shapes' part of the evaluation for the side to move (colour index
     /// `mi`) against the side waiting (`oi`), each side's points by their values in its role,
-    /// weighted as the fit says; `None` on a board without one.
+    /// weighted as the fit says, and the value of the two sides' threats
+    /// ([`Board::threat_mask`]); `None` on a board without one.
     pub(crate) fn fitted_shapes(&self, mi: usize, oi: usize) -> Option<i32> {
         let f = self.fit.as_deref()?;
         let (m, w) = f.fit.weights;
-        Some((f.sums[0][mi] * m - f.sums[1][oi] * w) / 256)
+        let mask = f.fit.masks[self.threat_mask(mi as u8 + 1)];
+        Some((f.sums[0][mi] * m - f.sums[1][oi] * w) / 256 + mask)
     }
 
     /// Makes the evaluation weigh the empty points by `fit`'s values: the board keeps their
@@ -530,6 +532,19 @@ impl Board {
     /// The shape `colour` would make at the empty cell `i` on each axis.
     pub(crate) fn shapes_at(&self, i: usize, colour: u8) -> [u8; 4] {
         self.shapes[i][usize::from(colour - 1)]
+    }
+
+    /// The threats each side has, as bits: for `me` (bits 0-4) and then the other side (bits
+    /// 5-9), whether some empty point gives it a three, a four, a double three, a four-three,
+    /// an open four (`Threat` 1-5). The fitted evaluation values each such situation.
+    pub(crate) fn threat_mask(&self, me: u8) -> usize {
+        let bits = |k: usize| {
+            (1..=5).fold(0, |m, t| {
+                m | (usize::from(self.threat_count[k][t] > 0) << (t - 1))
+            })
+        };
+        let mi = usize::from(me - 1);
+        bits(mi) | bits(1 - mi) << 5
     }
 
     /// How many empty points give `colour` at least the threat `t`.
@@ -1146,6 +1161,7 @@ mod tests {
                 .collect(),
             waiting: (0..4096).map(|k: i32| k % 13 - 4).collect(),
             weights: (32, 20),
+            masks: (0..1024).map(|k: i32| k % 11 * 5).collect(),
         })
     }
 
@@ -1178,13 +1194,14 @@ mod tests {
         assert!(fit.use_fit(odd_fit()));
         let sums = fitted_sums(&fit, odd_fit());
         assert_ne!(sums[0], hand.shape_sum);
+        let mask = |me: u8| odd_fit().masks[fit.threat_mask(me)];
         assert_eq!(
             fit.fitted_shapes(0, 1),
-            Some((sums[0][0] * 32 - sums[1][1] * 20) / 256)
+            Some((sums[0][0] * 32 - sums[1][1] * 20) / 256 + mask(1))
         );
         assert_eq!(
             fit.fitted_shapes(1, 0),
-            Some((sums[0][1] * 32 - sums[1][0] * 20) / 256)
+            Some((sums[0][1] * 32 - sums[1][0] * 20) / 256 + mask(2))
         );
         assert_eq!(fit.shape_sum, hand.shape_sum);
         for &i in &hand.on_board {

@@ -22,16 +22,23 @@ pub(crate) struct Fitted {
     pub(crate) waiting: Vec<i32>,
     /// The weights of the mover's and the waiting side's sums, in 256ths.
     pub(crate) weights: (i32, i32),
+    /// The value of each situation of threats, by `Board::threat_mask` (0 when not listed).
+    pub(crate) masks: Vec<i32>,
 }
 
+/// How many situations of threats `Board::threat_mask` tells apart.
+pub(crate) const MASKS: usize = 1024;
+
 /// Reads `eval_sets.txt`'s text: the weights (`mover N`, default 32, and `waiting N`, in
-/// 256ths) and a set a line, `A B C D VALUE` (one value for both roles) or `A B C D MOVER
+/// 256ths), the value of situations of threats (`mask M VALUE`, in the evaluation's units),
+/// and a set a line, `A B C D VALUE` (one value for both roles) or `A B C D MOVER
 /// WAITING` (a value for each), shapes 0-7 in any order; `#` starts a comment. Sets not
 /// listed keep their hand-made value (none as the side waiting, with values by role).
 pub(crate) fn read(text: &str) -> Result<Fitted, String> {
     let mut values: Vec<Option<i32>> = vec![None; SHAPE_SETS];
     let mut waiting_values: Vec<Option<i32>> = vec![None; SHAPE_SETS];
     let (mut waiting, mut mover) = (None, 32);
+    let mut masks = vec![0; MASKS];
     for (n, line) in data_lines(text) {
         let bad = || format!("line {n}: `{line}`");
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -42,6 +49,11 @@ pub(crate) fn read(text: &str) -> Result<Fitted, String> {
             }
             ["mover", m] => {
                 mover = m.parse::<i32>().map_err(|_| bad())?;
+                continue;
+            }
+            ["mask", m, v] => {
+                let m = m.parse::<usize>().ok().filter(|&m| m < MASKS);
+                masks[m.ok_or_else(bad)?] = v.parse().map_err(|_| bad())?;
                 continue;
             }
             _ => {}
@@ -86,6 +98,7 @@ pub(crate) fn read(text: &str) -> Result<Fitted, String> {
         mover: mover_table,
         waiting: waiting_table,
         weights: (mover, waiting),
+        masks,
     })
 }
 
@@ -135,6 +148,14 @@ mod tests {
             "not listed"
         );
         assert_eq!(f.mover[patterns::set_index([0, 0, 4, 2])], 777);
+        assert!(f.masks.iter().all(|&v| v == 0));
+    }
+
+    #[test]
+    fn masks_are_read_by_number() {
+        let f = read("waiting 16\nmask 3 -40\nmask 1023 9\n").expect("reads");
+        assert_eq!((f.masks[3], f.masks[1023], f.masks[2]), (-40, 9, 0));
+        assert_eq!(f.masks.len(), MASKS);
     }
 
     #[test]
@@ -145,6 +166,11 @@ mod tests {
         assert!(read("waiting x\n").is_err());
         assert!(read("waiting 1\n0 0 2 4 7 8 9\n").is_err(), "seven numbers");
         assert!(read("waiting 1\nmover y\n").is_err());
+        assert!(
+            read("waiting 1\nmask 1024 5\n").is_err(),
+            "mask out of range"
+        );
+        assert!(read("waiting 1\nmask 3 x\n").is_err());
         let e = read("waiting 1\n# a comment\n\n0 0 2 4 x\n")
             .err()
             .expect("refused");

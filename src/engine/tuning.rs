@@ -117,7 +117,14 @@ pub struct EvalSets {
     pub mine: Vec<u16>,
     /// The same for the other side.
     pub theirs: Vec<u16>,
+    /// The threats each side has, as bits (see [`THREAT_MASKS`]).
+    pub mask: u16,
 }
+
+/// How many situations of threats [`EvalSets::mask`] tells apart: bits 0-4 say whether some
+/// empty point gives the mover a three, a four, a double three, a four-three, an open four;
+/// bits 5-9 the same for the other side.
+pub const THREAT_MASKS: usize = super::fitted::MASKS;
 
 /// The position as [`EvalSets`]: a game without captures and not Renju, not over, with no
 /// window one stone short of a line (as [`eval_features`]); `None` otherwise.
@@ -148,6 +155,7 @@ pub fn eval_sets(game: &Game) -> Option<EvalSets> {
         today,
         mine: sets(me),
         theirs: sets(3 - me),
+        mask: b.threat_mask(me) as u16,
     })
 }
 

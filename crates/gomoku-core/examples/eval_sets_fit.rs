@@ -16,30 +16,40 @@
 //! pulled towards today's by `lambda` (default 0.0001). One position in five held out. With
 //! `OUT`, the fitted values are written a set a line (`A B C D MOVER WAITING`, in sixteenths
 //! of the evaluation's unit), as `src/engine/eval_sets.txt` holds them: the engine evaluates
-//! with them when a style says `eval_fit=on` (off at every level; the fit checked in and how
-//! it played are in `docs/engine-measurements.md`, December 5, stop 47). With `shared` as the
-//! sixth argument the fit gives each set one value for both roles instead (the board's own
-//! point values, no second sum) and a weight for the waiting side's sum.
+//! with them when a style says `eval_fit=on` (on at levels 5 and 6 in freestyle; the fits
+//! checked in and how they played are in `docs/engine-measurements.md`, December 5). With
+//! `masks` as the sixth argument the fit also gives each situation of threats (which of a
+//! three, a four, a double three, a four-three, an open four each side can make:
+//! `EvalSets::mask`) a value of its own, written as `mask M VALUE` lines. With `shared`
+//! instead it gives each set one value for both roles (the board's own point values, no
+//! second sum) and a weight for the waiting side's sum.
 
 mod common;
 
 use std::process::ExitCode;
 
 use common::{Adam, command, number};
-use gomoku_core::engine::tuning::{EvalSets, SHAPE_SETS, eval_sets, shape_set_value, shape_sets};
+use gomoku_core::engine::tuning::{
+    EvalSets, SHAPE_SETS, THREAT_MASKS, eval_sets, shape_set_value, shape_sets,
+};
 use gomoku_core::rules::{Action, Game, RuleSet};
 
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Our evaluation under set values `w` (mover's, then the other side's).
+/// Where the values of the situations of threats start in the fit's vector.
+const MASK: usize = 2 * SHAPE_SETS;
+
+/// Our evaluation under set values `w` (mover's, then the other side's, then the value of
+/// each situation of threats).
 fn eval(w: &[f64], e: &EvalSets) -> f64 {
     f64::from(e.fixed) + e.mine.iter().map(|&s| w[usize::from(s)]).sum::<f64>()
         - e.theirs
             .iter()
             .map(|&s| w[SHAPE_SETS + usize::from(s)])
             .sum::<f64>()
+        + w[MASK + usize::from(e.mask)]
 }
 
 /// Mean squared error of the win probabilities.
@@ -106,10 +116,15 @@ fn run(args: &[String]) -> Result<(), String> {
     if args.get(5).is_some_and(|m| m == "shared") {
         return shared(args, &train, &held, k, lambda, epochs);
     }
-    let start: Vec<f64> = (0..2 * SHAPE_SETS)
+    let masks = args.get(5).is_some_and(|m| m == "masks");
+    let start: Vec<f64> = (0..MASK + THREAT_MASKS)
         .map(|i| {
             let v = f64::from(shape_set_value((i % SHAPE_SETS) as u16));
-            if i < SHAPE_SETS { v / 8.0 } else { v / 16.0 }
+            match i {
+                i if i < SHAPE_SETS => v / 8.0,
+                i if i < MASK => v / 16.0,
+                _ => 0.0,
+            }
         })
         .collect();
     let mut w = start.clone();
@@ -125,6 +140,9 @@ fn run(args: &[String]) -> Result<(), String> {
             }
             for &s in &e.theirs {
                 g[SHAPE_SETS + usize::from(s)] -= d;
+            }
+            if masks {
+                g[MASK + usize::from(e.mask)] += d;
             }
         }
         for (i, gi) in g.iter_mut().enumerate() {
@@ -149,6 +167,18 @@ fn run(args: &[String]) -> Result<(), String> {
         ));
     }
     print_largest(rows);
+    let mut seen = vec![0usize; THREAT_MASKS];
+    for (e, _) in &train {
+        seen[usize::from(e.mask)] += 1;
+    }
+    let mut rows: Vec<(f64, String)> = Vec::new();
+    for (m, v) in w[MASK..].iter().enumerate().filter(|(_, v)| **v != 0.0) {
+        rows.push((
+            v.abs(),
+            format!("mask {m:010b}: {v:.0} ({} positions)", seen[m]),
+        ));
+    }
+    print_largest(rows);
     if let Some(out) = args.get(3) {
         // In sixteenths: the engine adds them up before weighing each sum a sixteenth.
         let mut text = format!(
@@ -160,6 +190,11 @@ fn run(args: &[String]) -> Result<(), String> {
             let [a, b, c, d] = shapes;
             let (x, y) = ((w[s] * 16.0).round(), (w[SHAPE_SETS + s] * 16.0).round());
             text += &format!("{a} {b} {c} {d} {x:.0} {y:.0}\n");
+        }
+        for (m, v) in w[MASK..].iter().enumerate() {
+            if v.round() != 0.0 {
+                text += &format!("mask {m} {v:.0}\n");
+            }
         }
         std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
     }

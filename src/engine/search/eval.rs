@@ -117,8 +117,8 @@ mod tests {
 
     /// With `eval_fit` the engine evaluates a quiet position as the fit modelled it: the
     /// windows and the tempo, the mover's points by their values as the side to move and the
-    /// other side's by their values as the side waiting (`eval_sets_fit`'s model), whoever
-    /// is to move; without it, as before.
+    /// other side's by their values as the side waiting, and the value of the situation of
+    /// threats (`eval_sets_fit`'s model), whoever is to move; without it, as before.
     #[test]
     fn the_fitted_evaluation_is_the_fit_s_model() {
         let f = fitted::fitted().expect("eval_sets.txt reads");
@@ -138,7 +138,7 @@ mod tests {
             let theirs: i32 = e.theirs.iter().map(|s| f.waiting[value(s)]).sum();
             assert_eq!(
                 evaluation(&g, true),
-                e.fixed + (mine * m - theirs * w) / 256,
+                e.fixed + (mine * m - theirs * w) / 256 + f.masks[usize::from(e.mask)],
                 "{moves}"
             );
             assert_eq!(evaluation(&g, false), e.today, "{moves}");
