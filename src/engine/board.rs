@@ -505,7 +505,11 @@ impl Board {
     pub(crate) fn fitted_shapes(&self, mi: usize, oi: usize) -> Option<i32> {
         let f = self.fit.as_deref()?;
         let (m, w) = f.fit.weights;
-        let mask = f.fit.masks[self.threat_mask(mi as u8 + 1)];
+        let mask = f
+            .fit
+            .masks
+            .as_ref()
+            .map_or(0, |m| m[self.threat_mask(mi as u8 + 1)]);
         Some((f.sums[0][mi] * m - f.sums[1][oi] * w) / 256 + mask)
     }
 
@@ -1161,7 +1165,7 @@ mod tests {
                 .collect(),
             waiting: (0..4096).map(|k: i32| k % 13 - 4).collect(),
             weights: (32, 20),
-            masks: (0..1024).map(|k: i32| k % 11 * 5).collect(),
+            masks: Some((0..1024).map(|k: i32| k % 11 * 5).collect()),
         })
     }
 
@@ -1183,6 +1187,26 @@ mod tests {
     }
 
     #[test]
+    fn the_threat_mask_says_which_threats_each_side_has() {
+        let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
+        for m in ["H8", "A1", "J8", "A15", "K8"] {
+            g.apply_token(m).expect("legal");
+        }
+        // Black's open three: G8 or L8 makes an open four, F8 or M8 a four.
+        let b = Board::new(&g);
+        let open_four = 1 << (Threat::OpenFour as usize - 1);
+        let four = 1 << (Threat::Four as usize - 1);
+        let black = b.threat_mask(1);
+        assert_eq!(black & 31 & (open_four | four), open_four | four);
+        assert_eq!(black >> 5, 0, "white's two corner stones threaten nothing");
+        assert_eq!(b.threat_mask(2), (black & 31) << 5);
+        assert_eq!(
+            Board::new(&Game::new(g.rules().to_owned())).threat_mask(1),
+            0
+        );
+    }
+
+    #[test]
     fn a_fit_changes_the_evaluation_not_the_ordering_s_values_and_not_renju() {
         let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
         for m in ["H8", "J9", "H9"] {
@@ -1194,7 +1218,7 @@ mod tests {
         assert!(fit.use_fit(odd_fit()));
         let sums = fitted_sums(&fit, odd_fit());
         assert_ne!(sums[0], hand.shape_sum);
-        let mask = |me: u8| odd_fit().masks[fit.threat_mask(me)];
+        let mask = |me: u8| odd_fit().masks.as_ref().expect("masks")[fit.threat_mask(me)];
         assert_eq!(
             fit.fitted_shapes(0, 1),
             Some((sums[0][0] * 32 - sums[1][1] * 20) / 256 + mask(1))

@@ -22,8 +22,9 @@ pub(crate) struct Fitted {
     pub(crate) waiting: Vec<i32>,
     /// The weights of the mover's and the waiting side's sums, in 256ths.
     pub(crate) weights: (i32, i32),
-    /// The value of each situation of threats, by `Board::threat_mask` (0 when not listed).
-    pub(crate) masks: Vec<i32>,
+    /// The value of each situation of threats, by `Board::threat_mask` (0 when not listed);
+    /// `None` when the fit lists none, so the evaluation need not look.
+    pub(crate) masks: Option<Vec<i32>>,
 }
 
 /// How many situations of threats `Board::threat_mask` tells apart.
@@ -98,7 +99,7 @@ pub(crate) fn read(text: &str) -> Result<Fitted, String> {
         mover: mover_table,
         waiting: waiting_table,
         weights: (mover, waiting),
-        masks,
+        masks: masks.iter().any(|&v| v != 0).then_some(masks),
     })
 }
 
@@ -148,14 +149,15 @@ mod tests {
             "not listed"
         );
         assert_eq!(f.mover[patterns::set_index([0, 0, 4, 2])], 777);
-        assert!(f.masks.iter().all(|&v| v == 0));
+        assert!(f.masks.is_none());
     }
 
     #[test]
     fn masks_are_read_by_number() {
         let f = read("waiting 16\nmask 3 -40\nmask 1023 9\n").expect("reads");
-        assert_eq!((f.masks[3], f.masks[1023], f.masks[2]), (-40, 9, 0));
-        assert_eq!(f.masks.len(), MASKS);
+        let m = f.masks.expect("listed");
+        assert_eq!((m[3], m[1023], m[2]), (-40, 9, 0));
+        assert_eq!(m.len(), MASKS);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo build --release -p gomoku-core --example eval_sets_fit
-//! eval_sets_fit FILE [lambda] [epochs] [OUT] [rate] [shared]
+//! eval_sets_fit FILE [lambda] [epochs] [OUT] [rate] [shared | masks [mask_lambda] [mask_min]]
 //! ```
 //!
 //! `FILE` holds one freestyle Gomoku position a line: its moves, a tab, and the reference
@@ -20,7 +20,9 @@
 //! checked in and how they played are in `docs/engine-measurements.md`, December 5). With
 //! `masks` as the sixth argument the fit also gives each situation of threats (which of a
 //! three, a four, a double three, a four-three, an open four each side can make:
-//! `EvalSets::mask`) a value of its own, written as `mask M VALUE` lines. With `shared`
+//! `EvalSets::mask`) a value of its own, pulled towards 0 by the seventh argument (default
+//! `lambda`), written as `mask M VALUE` lines; a situation seen in fewer training positions
+//! than the eighth argument (default 1) keeps 0. With `shared`
 //! instead it gives each set one value for both roles (the board's own point values, no
 //! second sum) and a weight for the waiting side's sum.
 
@@ -117,6 +119,15 @@ fn run(args: &[String]) -> Result<(), String> {
         return shared(args, &train, &held, k, lambda, epochs);
     }
     let masks = args.get(5).is_some_and(|m| m == "masks");
+    // The situations of threats are few positions each: their own pull towards 0.
+    let mask_lambda = num(6, lambda)?;
+    // A situation seen in fewer training positions than this keeps 0: the search seeks out
+    // the leaves a value is wrong for, and a value fitted to a handful of positions often is.
+    let mask_min = num(7, 1.0)? as usize;
+    let mut seen = vec![0usize; THREAT_MASKS];
+    for (e, _) in &train {
+        seen[usize::from(e.mask)] += 1;
+    }
     let start: Vec<f64> = (0..MASK + THREAT_MASKS)
         .map(|i| {
             let v = f64::from(shape_set_value((i % SHAPE_SETS) as u16));
@@ -141,12 +152,13 @@ fn run(args: &[String]) -> Result<(), String> {
             for &s in &e.theirs {
                 g[SHAPE_SETS + usize::from(s)] -= d;
             }
-            if masks {
+            if masks && seen[usize::from(e.mask)] >= mask_min {
                 g[MASK + usize::from(e.mask)] += d;
             }
         }
         for (i, gi) in g.iter_mut().enumerate() {
-            *gi = *gi / n + 2.0 * lambda * (w[i] - start[i]);
+            let pull = if i < MASK { lambda } else { mask_lambda };
+            *gi = *gi / n + 2.0 * pull * (w[i] - start[i]);
         }
         adam.descend(&mut w, &g, |_| true);
     }
@@ -167,10 +179,6 @@ fn run(args: &[String]) -> Result<(), String> {
         ));
     }
     print_largest(rows);
-    let mut seen = vec![0usize; THREAT_MASKS];
-    for (e, _) in &train {
-        seen[usize::from(e.mask)] += 1;
-    }
     let mut rows: Vec<(f64, String)> = Vec::new();
     for (m, v) in w[MASK..].iter().enumerate().filter(|(_, v)| **v != 0.0) {
         rows.push((

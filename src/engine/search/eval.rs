@@ -138,7 +138,9 @@ mod tests {
             let theirs: i32 = e.theirs.iter().map(|s| f.waiting[value(s)]).sum();
             assert_eq!(
                 evaluation(&g, true),
-                e.fixed + (mine * m - theirs * w) / 256 + f.masks[usize::from(e.mask)],
+                e.fixed
+                    + (mine * m - theirs * w) / 256
+                    + f.masks.as_ref().map_or(0, |t| t[usize::from(e.mask)]),
                 "{moves}"
             );
             assert_eq!(evaluation(&g, false), e.today, "{moves}");
