@@ -498,19 +498,20 @@ impl Board {
         self.values[i][usize::from(colour - 1)]
     }
 
-    /// With a fit: the shapes' part of the evaluation for the side to move (colour index
-    /// `mi`) against the side waiting (`oi`), each side's points by their values in its role,
-    /// weighted as the fit says, and the value of the two sides' threats
-    /// ([`Board::threat_mask`]); `None` on a board without one.
-    pub(crate) fn fitted_shapes(&self, mi: usize, oi: usize) -> Option<i32> {
+    /// With a fit: the shapes' part of the evaluation for `me`, the side to move, against the
+    /// side waiting, each side's points by their values in its role, weighted as the fit
+    /// says, and the value of the two sides' threats ([`Board::threat_mask`]); `None` on a
+    /// board without one.
+    pub(crate) fn fitted_shapes(&self, me: u8) -> Option<i32> {
         let f = self.fit.as_deref()?;
-        let (m, w) = f.fit.weights;
-        let mask = f
+        let (mover, waiting) = f.fit.weights;
+        let (mi, oi) = (usize::from(me - 1), usize::from(2 - me));
+        let situation = f
             .fit
             .masks
             .as_ref()
-            .map_or(0, |m| m[self.threat_mask(mi as u8 + 1)]);
-        Some((f.sums[0][mi] * m - f.sums[1][oi] * w) / 256 + mask)
+            .map_or(0, |values| values[self.threat_mask(me)]);
+        Some((f.sums[0][mi] * mover - f.sums[1][oi] * waiting) / 256 + situation)
     }
 
     /// Makes the evaluation weigh the empty points by `fit`'s values: the board keeps their
@@ -1214,17 +1215,17 @@ mod tests {
         }
         let hand = Board::new(&g);
         let mut fit = Board::new(&g);
-        assert_eq!(hand.fitted_shapes(0, 1), None);
+        assert_eq!(hand.fitted_shapes(1), None);
         assert!(fit.use_fit(odd_fit()));
         let sums = fitted_sums(&fit, odd_fit());
         assert_ne!(sums[0], hand.shape_sum);
         let mask = |me: u8| odd_fit().masks.as_ref().expect("masks")[fit.threat_mask(me)];
         assert_eq!(
-            fit.fitted_shapes(0, 1),
+            fit.fitted_shapes(1),
             Some((sums[0][0] * 32 - sums[1][1] * 20) / 256 + mask(1))
         );
         assert_eq!(
-            fit.fitted_shapes(1, 0),
+            fit.fitted_shapes(2),
             Some((sums[0][1] * 32 - sums[1][0] * 20) / 256 + mask(2))
         );
         assert_eq!(fit.shape_sum, hand.shape_sum);
@@ -1237,7 +1238,7 @@ mod tests {
             RuleSet::from_spec("renju opening=none").expect("spec"),
         ));
         assert!(!renju.use_fit(odd_fit()));
-        assert_eq!(renju.fitted_shapes(0, 1), None);
+        assert_eq!(renju.fitted_shapes(1), None);
     }
 
     proptest::proptest! {

@@ -70,7 +70,7 @@ impl Search<'_> {
         // The shapes of the empty points (the moves each side has) beside the windows and the
         // tempo.
         let shapes = b
-            .fitted_shapes(mi, oi)
+            .fitted_shapes(me)
             .unwrap_or_else(|| b.shape_sum[mi] / 8 - b.shape_sum[oi] / 16);
         let mut s = line_terms(b, me) + shapes;
         if b.captures != crate::rules::Captures::None {
