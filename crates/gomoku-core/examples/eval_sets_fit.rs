@@ -22,9 +22,9 @@
 //! three, a four, a double three, a four-three, an open four each side can make:
 //! `EvalSets::mask`) a value of its own, pulled towards 0 by the seventh argument (default
 //! `lambda`), written as `mask M VALUE` lines; a situation seen in fewer training positions
-//! than the eighth argument (default 1) keeps 0. With `shared`
-//! instead it gives each set one value for both roles (the board's own point values, no
-//! second sum) and a weight for the waiting side's sum.
+//! than the eighth argument (default 1) keeps 0. With `shared` instead it gives each set one
+//! value for both roles (the mover's and the waiting side's tables alike) and a weight for
+//! the waiting side's sum.
 
 mod common;
 

@@ -119,8 +119,8 @@ pub struct Style {
     /// win, not Renju) instead of the hand-made ones. The move ordering keeps the hand-made
     /// values. On at levels 5 and 6: against Rapfi at 50 ms it scored 45.8% over 144 games
     /// where the hand-made values scored 37.5% over 96 (`docs/engine-measurements.md`,
-    /// December 5, stop 47), for about a tenth of the speed (and the board's second sums
-    /// cost about another tenth at every level).
+    /// December 5, stop 47), for about 5% of the speed (stop 48; a board without a fit
+    /// keeps no fitted sums, so the other levels pay nothing).
     pub eval_fit: bool,
 }
 
