@@ -14,6 +14,9 @@ impl Search<'_> {
         if self.tick() {
             return 0;
         }
+        if self.style.improving > 0 {
+            self.trend.clear(ply);
+        }
         let me = self.b.to_move();
         if self.b.game.is_over() {
             return self.terminal(me, ply);
@@ -65,18 +68,26 @@ impl Search<'_> {
                     d
                 }
                 None => {
-                    if let Some(s) = self.futile(me, &tac, depth, beta - alpha == 1, beta, ply) {
+                    let improving = self.improving(me, &tac, ply);
+                    let null_window = beta - alpha == 1;
+                    let better = improving.unwrap_or(false);
+                    if let Some(s) = self.futile(me, &tac, depth, null_window, beta, ply, better) {
                         return s;
                     }
                     free = true;
                     let mut c = cands;
                     self.order_by_history(me, &mut c);
+                    self.order_by_killers(me, ply, &mut c);
                     let width = if ply <= self.style.wide_plies && self.style.wide > 0 {
                         self.style.wide
                     } else {
                         self.style.width
                     };
-                    movegen::best_first(&mut c, reduce::move_count(&self.style, depth, width));
+                    let mut count = reduce::move_count(&self.style, depth, width);
+                    if improving == Some(false) && self.style.mcp > 0 {
+                        count = improving::fewer(count, self.style.improving);
+                    }
+                    movegen::best_first(&mut c, count);
                     c
                 }
             },
@@ -139,6 +150,9 @@ impl Search<'_> {
             if alpha >= beta {
                 if quiet && self.style.history > 0 {
                     self.history.record(me, m.cell, depth);
+                }
+                if free {
+                    self.record_refutation(me, ply, m.cell);
                 }
                 break;
             }

@@ -15,6 +15,8 @@ use crate::rules::{Action, Game, Phase, Point, Status};
 
 mod alphabeta;
 mod eval;
+mod improving;
+mod killers;
 mod movegen;
 mod opening;
 mod quiesce;
@@ -173,6 +175,9 @@ impl Engine {
             stopped: false,
             vcf_failed: HashMap::new(),
             history: reduce::History::new(),
+            killers: killers::Killers::new(),
+            counters: killers::Counters::new(),
+            trend: improving::Trend::new(),
             qfours_used: 0,
         };
         let (action, score, depth, source) = match game.phase() {
@@ -393,6 +398,12 @@ struct Search<'a> {
     vcf_failed: HashMap<u64, i32>,
     /// Cut-offs by quiet moves in this decision, for the move ordering (`Style::history`).
     history: reduce::History,
+    /// Cut-off moves by ply in this decision, for the move ordering (`Style::killers`).
+    killers: killers::Killers,
+    /// Refutations by the other side's last cell, for the move ordering (`Style::counters`).
+    counters: killers::Counters,
+    /// The free nodes' evaluations on the line being searched (`Style::improving`).
+    trend: improving::Trend,
     /// Fours of the leaf quiescence on the line being searched (`Style::qfours`).
     qfours_used: i32,
 }
@@ -438,6 +449,9 @@ impl<'a> Search<'a> {
             stopped: false,
             vcf_failed: HashMap::new(),
             history: reduce::History::new(),
+            killers: killers::Killers::new(),
+            counters: killers::Counters::new(),
+            trend: improving::Trend::new(),
             qfours_used: 0,
         })
     }

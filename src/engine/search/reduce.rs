@@ -112,7 +112,9 @@ impl Search<'_> {
 
     /// Reverse futility pruning (`style.rfp`): the static evaluation of a free node (nothing
     /// forced, no three to answer) off the principal variation (`null_window`) when it stands
-    /// at least `rfp` a ply above `beta` with at most 6 plies left; `None` to search on.
+    /// at least `rfp` a ply above `beta` with at most 6 plies left (a ply fewer when the
+    /// side to move is `improving`, see `improving.rs`); `None` to search on.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn futile(
         &self,
         me: u8,
@@ -121,13 +123,15 @@ impl Search<'_> {
         null_window: bool,
         beta: i32,
         ply: i32,
+        improving: bool,
     ) -> Option<i32> {
         let margin = self.style.rfp;
         if margin == 0 || !null_window || !(1..=6).contains(&depth) || beta.abs() >= WIN_MIN {
             return None;
         }
         let eval = self.evaluate(me, tac, ply);
-        (eval.abs() < WIN_MIN && eval - margin * depth >= beta).then_some(eval)
+        let plies = depth - i32::from(improving);
+        (eval.abs() < WIN_MIN && eval - margin * plies >= beta).then_some(eval)
     }
 
     /// Adds the history bonus to every candidate of `me` (no-op when the style has none).
@@ -288,27 +292,42 @@ mod tests {
         let tac = super::super::Tactics::default();
         let eval = s.evaluate(1, &tac, 3);
         assert!(eval > 0, "black stands better: {eval}");
-        assert_eq!(s.futile(1, &tac, 2, true, eval - 200, 3), None, "off");
-        s.style.rfp = 60;
-        assert_eq!(s.futile(1, &tac, 2, true, eval - 120, 3), Some(eval));
         assert_eq!(
-            s.futile(1, &tac, 2, true, eval - 119, 3),
+            s.futile(1, &tac, 2, true, eval - 200, 3, false),
+            None,
+            "off"
+        );
+        s.style.rfp = 60;
+        assert_eq!(s.futile(1, &tac, 2, true, eval - 120, 3, false), Some(eval));
+        assert_eq!(
+            s.futile(1, &tac, 2, true, eval - 119, 3, false),
             None,
             "within the margin"
         );
-        assert_eq!(s.futile(1, &tac, 6, true, eval - 360, 3), Some(eval));
+        assert_eq!(s.futile(1, &tac, 6, true, eval - 360, 3, false), Some(eval));
         assert_eq!(
-            s.futile(1, &tac, 7, true, eval - 1_000, 3),
+            s.futile(1, &tac, 7, true, eval - 1_000, 3, false),
             None,
             "too far from the leaves"
         );
-        assert_eq!(s.futile(1, &tac, 0, true, eval - 1_000, 3), None, "a leaf");
         assert_eq!(
-            s.futile(1, &tac, 2, false, eval - 1_000, 3),
+            s.futile(1, &tac, 0, true, eval - 1_000, 3, false),
+            None,
+            "a leaf"
+        );
+        assert_eq!(
+            s.futile(1, &tac, 2, false, eval - 1_000, 3, false),
             None,
             "on the PV"
         );
-        assert_eq!(s.futile(1, &tac, 2, true, -WIN_MIN, 3), None, "a lost beta");
+        assert_eq!(
+            s.futile(1, &tac, 2, true, -WIN_MIN, 3, false),
+            None,
+            "a lost beta"
+        );
+        // Improving: a ply less of margin.
+        assert_eq!(s.futile(1, &tac, 2, true, eval - 60, 3, true), Some(eval));
+        assert_eq!(s.futile(1, &tac, 2, true, eval - 59, 3, true), None);
     }
 
     #[test]

@@ -122,6 +122,20 @@ pub struct Style {
     /// December 5, stop 47), for about 5% of the speed (stop 48; a board without a fit
     /// keeps no fitted sums, so the other levels pay nothing).
     pub eval_fit: bool,
+    /// Whether a node where nothing is forced searches early (after the table's move) the
+    /// two latest moves that refuted a sibling at the same ply (`killers.rs`): 0 no, 1 first,
+    /// 2 after the best candidate by the static order. Move count pruning keeps only the
+    /// first few candidates near the leaves, and the static order may rank the refutation
+    /// past that cut.
+    pub killers: u8,
+    /// Whether a node where nothing is forced searches early the move that last refuted the
+    /// other side's last move (`killers.rs`), for the same reason as `killers`.
+    pub counters: bool,
+    /// With move count pruning: the percent of its move count a free node searches when the
+    /// side to move's evaluation is not above the one two plies up (`improving.rs`), and
+    /// reverse futility's margin a ply smaller when it is; 0 turns it off (no evaluation at
+    /// inner nodes).
+    pub improving: u32,
 }
 
 /// `value` as a switch: `on`/`true` or `off`/`false`.
@@ -179,6 +193,9 @@ impl Style {
             "prune_captures" => self.prune_captures = on_off(value).ok_or_else(bad)?,
             "policy" => self.policy = on_off(value).ok_or_else(bad)?,
             "eval_fit" => self.eval_fit = on_off(value).ok_or_else(bad)?,
+            "killers" => self.killers = bounded(value, 0, 2).ok_or_else(bad)? as u8,
+            "counters" => self.counters = on_off(value).ok_or_else(bad)?,
+            "improving" => self.improving = bounded(value, 0, 100).ok_or_else(bad)? as u32,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -292,6 +309,9 @@ impl Style {
         prune_captures: false,
         policy: false,
         eval_fit: true,
+        killers: 0,
+        counters: false,
+        improving: 0,
     };
 
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning and late
