@@ -202,7 +202,8 @@ impl Style {
     }
 
     /// This style as it plays under `rules`: in capture games without `prune_captures`, every
-    /// candidate is searched to full depth (no move count pruning, no late move reductions).
+    /// candidate is searched to full depth (no move count pruning, no late move reductions,
+    /// no reverse futility, no pruning by `improving`).
     pub fn for_rules(self, rules: &crate::rules::RuleSet) -> Style {
         if rules.captures == crate::rules::Captures::None || self.prune_captures {
             return self;
@@ -210,6 +211,8 @@ impl Style {
         Style {
             mcp: 0,
             lmr: 0,
+            rfp: 0,
+            improving: 0,
             ..self
         }
     }
@@ -273,9 +276,13 @@ impl Style {
 
     /// Levels 5 and up; the lower levels change only what makes them weaker. The settings
     /// measured without a gain in the arena (`docs/engine-measurements.md`) are off here,
-    /// kept for A/B tests (`level=5,guard=8,extend_threes=true,rfp=60,...`). Move count
+    /// kept for A/B tests (`level=5,guard=8,extend_threes=true,killers=1,...`). Move count
     /// pruning and the late move reductions are on: together about two plies deeper at equal
-    /// nodes; so is the fitted evaluation (`eval_fit`).
+    /// nodes; so is the fitted evaluation (`eval_fit`), and since December 5 (stop 49) reverse
+    /// futility (`rfp=60`) with fewer moves where the side to move is not improving
+    /// (`improving=50`): about 1.6 plies deeper again at equal nodes, and 53-1-42 (55.7%)
+    /// against Rapfi at 50 ms where the settings before scored 22-0-26 and 22-1-25
+    /// (`docs/engine-measurements.md`, December 5, stop 49).
     const STRONGEST: Style = Style {
         max_depth: 64,
         width: 12,
@@ -304,18 +311,18 @@ impl Style {
         wide: 20,
         wide_plies: 2,
         mcp: 1,
-        rfp: 0,
+        rfp: 60,
         book: true,
         prune_captures: false,
         policy: false,
         eval_fit: true,
         killers: 0,
         counters: false,
-        improving: 0,
+        improving: 50,
     };
 
-    /// Levels 1-4: level 5's settings without its selectivity (move count pruning and late
-    /// move reductions), so each of them searches every candidate to its depth cap as measured
+    /// Levels 1-4: level 5's settings without its selectivity (move count pruning, late move
+    /// reductions, reverse futility and the pruning by `improving`), so each of them searches every candidate to its depth cap as measured
     /// before those came to level 5 (December 4), and with the hand-made evaluation (the
     /// fitted one was measured at level 5 only).
     const FULL_WIDTH: Style = Style {
@@ -324,6 +331,8 @@ impl Style {
         lmr_late: 0,
         lmr_block: 1,
         mcp: 0,
+        rfp: 0,
+        improving: 0,
         ..Style::STRONGEST
     };
 }
