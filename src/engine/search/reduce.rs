@@ -216,22 +216,36 @@ mod tests {
     fn capture_games_search_every_candidate_unless_told_to_prune() {
         let level5 = Style::for_level(Level::new(5).expect("level"));
         assert!(level5.mcp > 0 && level5.lmr > 0, "level 5 prunes in Gomoku");
+        assert!(
+            level5.rfp > 0 && level5.improving > 0,
+            "and by the evaluation's trend"
+        );
+        for level in 1..=4 {
+            let s = Style::for_level(Level::new(level).expect("level"));
+            assert_eq!(
+                (s.mcp, s.rfp, s.improving),
+                (0, 0, 0),
+                "level {level}: full width"
+            );
+        }
         let spec = |s: &str| RuleSet::from_spec(s).expect("spec");
         assert_eq!(level5.for_rules(&spec("gomoku")), level5);
         assert_eq!(level5.for_rules(&spec("renju")), level5);
         for rules in ["pente", "keryo"] {
             let s = level5.for_rules(&spec(rules));
-            assert_eq!((s.mcp, s.lmr), (0, 0), "{rules}");
+            assert_eq!((s.mcp, s.lmr, s.rfp, s.improving), (0, 0, 0, 0), "{rules}");
             assert_eq!(move_count(&s, 3, 12), 12, "{rules}: the full width");
             assert_eq!(reduction(&s, 6, 20, false), 0, "{rules}: no reduction");
             assert_eq!(
                 Style {
                     mcp: level5.mcp,
                     lmr: level5.lmr,
+                    rfp: level5.rfp,
+                    improving: level5.improving,
                     ..s
                 },
                 level5,
-                "only those two"
+                "only those four"
             );
         }
         let mut pruning = level5;
@@ -288,7 +302,9 @@ mod tests {
         // Black (to move) has an open two and a split two; white's stones are scattered.
         let g = gomoku("H8 A1 J8 O15 H10 A15");
         let mut tt = Table::new(8);
-        let mut s = search(&mut tt, style(0, 0), &g);
+        let mut st = style(0, 0);
+        st.rfp = 0;
+        let mut s = search(&mut tt, st, &g);
         let tac = super::super::Tactics::default();
         let eval = s.evaluate(1, &tac, 3);
         assert!(eval > 0, "black stands better: {eval}");
