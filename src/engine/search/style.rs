@@ -126,10 +126,12 @@ pub struct Style {
     /// two latest moves that refuted a sibling at the same ply (`killers.rs`): 0 no, 1 first,
     /// 2 after the best candidate by the static order. Move count pruning keeps only the
     /// first few candidates near the leaves, and the static order may rank the refutation
-    /// past that cut.
+    /// past that cut. Off at every level: it cost depth at equal nodes and scored no better
+    /// against Rapfi (`docs/engine-measurements.md`, December 5, stop 49).
     pub killers: u8,
     /// Whether a node where nothing is forced searches early the move that last refuted the
-    /// other side's last move (`killers.rs`), for the same reason as `killers`.
+    /// other side's last move (`killers.rs`), for the same reason as `killers`; off at every
+    /// level, as `killers`.
     pub counters: bool,
     /// With move count pruning: the percent of its move count a free node searches when the
     /// side to move's evaluation is not above the one two plies up (`improving.rs`), and
@@ -280,9 +282,9 @@ impl Style {
     /// pruning and the late move reductions are on: together about two plies deeper at equal
     /// nodes; so is the fitted evaluation (`eval_fit`), and since December 5 (stop 49) reverse
     /// futility (`rfp=60`) with fewer moves where the side to move is not improving
-    /// (`improving=50`): about 1.6 plies deeper again at equal nodes, and 53-1-42 (55.7%)
-    /// against Rapfi at 50 ms where the settings before scored 22-0-26 and 22-1-25
-    /// (`docs/engine-measurements.md`, December 5, stop 49).
+    /// (`improving=50`): about 1.6 plies deeper again at equal nodes, and 79-1-64 (55.2%)
+    /// against Rapfi at 50 ms where the settings before scored 40-0-56 (41.7%) the same
+    /// afternoon (`docs/engine-measurements.md`, December 5, stop 49).
     const STRONGEST: Style = Style {
         max_depth: 64,
         width: 12,
@@ -322,9 +324,10 @@ impl Style {
     };
 
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning, late move
-    /// reductions, reverse futility and the pruning by `improving`), so each of them searches every candidate to its depth cap as measured
-    /// before those came to level 5 (December 4), and with the hand-made evaluation (the
-    /// fitted one was measured at level 5 only).
+    /// reductions, reverse futility and the pruning by `improving`), so each of them
+    /// searches every candidate to its depth cap as measured before those came to level 5
+    /// (December 4), and with the hand-made evaluation (the fitted one was measured at level
+    /// 5 only).
     const FULL_WIDTH: Style = Style {
         eval_fit: false,
         lmr: 0,
