@@ -68,10 +68,9 @@ impl Search<'_> {
                     d
                 }
                 None => {
-                    let improving = self.improving(me, &tac, ply);
+                    let trend = self.improving(me, &tac, ply);
                     let null_window = beta - alpha == 1;
-                    let better = improving.unwrap_or(false);
-                    if let Some(s) = self.futile(me, &tac, depth, null_window, beta, ply, better) {
+                    if let Some(s) = self.futile(me, &tac, depth, null_window, beta, ply, trend) {
                         return s;
                     }
                     free = true;
@@ -84,7 +83,7 @@ impl Search<'_> {
                         self.style.width
                     };
                     let mut count = reduce::move_count(&self.style, depth, width);
-                    if improving == Some(false) && self.style.mcp > 0 {
+                    if trend.is_some_and(|t| !t.1) && self.style.mcp > 0 {
                         count = improving::fewer(count, self.style.improving);
                     }
                     movegen::best_first(&mut c, count);

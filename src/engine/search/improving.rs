@@ -60,14 +60,14 @@ pub(super) fn fewer(count: usize, percent: u32) -> usize {
 }
 
 impl Search<'_> {
-    /// Whether the free node at `ply` (`me` to move) is improving, when the style prunes by
-    /// it (`None` otherwise: nothing is evaluated).
-    pub(super) fn improving(&mut self, me: u8, tac: &Tactics, ply: i32) -> Option<bool> {
+    /// The free node at `ply` (`me` to move): its static evaluation and whether it is
+    /// improving, when the style prunes by it (`None` otherwise: nothing is evaluated).
+    pub(super) fn improving(&mut self, me: u8, tac: &Tactics, ply: i32) -> Option<(i32, bool)> {
         if self.style.improving == 0 {
             return None;
         }
         let eval = self.evaluate(me, tac, ply);
-        Some(self.trend.record(ply, eval))
+        Some((eval, self.trend.record(ply, eval)))
     }
 }
 

@@ -113,7 +113,9 @@ impl Search<'_> {
     /// Reverse futility pruning (`style.rfp`): the static evaluation of a free node (nothing
     /// forced, no three to answer) off the principal variation (`null_window`) when it stands
     /// at least `rfp` a ply above `beta` with at most 6 plies left (a ply fewer when the
-    /// side to move is `improving`, see `improving.rs`); `None` to search on.
+    /// side to move is improving). `trend`: the node's evaluation and whether it is improving,
+    /// when `Search::improving` has them already (see `improving.rs`); else the evaluation
+    /// is read here. `None` to search on.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn futile(
         &self,
@@ -123,14 +125,14 @@ impl Search<'_> {
         null_window: bool,
         beta: i32,
         ply: i32,
-        improving: bool,
+        trend: Option<(i32, bool)>,
     ) -> Option<i32> {
         let margin = self.style.rfp;
         if margin == 0 || !null_window || !(1..=6).contains(&depth) || beta.abs() >= WIN_MIN {
             return None;
         }
-        let eval = self.evaluate(me, tac, ply);
-        let plies = depth - i32::from(improving);
+        let eval = trend.map_or_else(|| self.evaluate(me, tac, ply), |t| t.0);
+        let plies = depth - i32::from(trend.is_some_and(|t| t.1));
         (eval.abs() < WIN_MIN && eval - margin * plies >= beta).then_some(eval)
     }
 
@@ -308,42 +310,44 @@ mod tests {
         let tac = super::super::Tactics::default();
         let eval = s.evaluate(1, &tac, 3);
         assert!(eval > 0, "black stands better: {eval}");
-        assert_eq!(
-            s.futile(1, &tac, 2, true, eval - 200, 3, false),
-            None,
-            "off"
-        );
+        assert_eq!(s.futile(1, &tac, 2, true, eval - 200, 3, None), None, "off");
         s.style.rfp = 60;
-        assert_eq!(s.futile(1, &tac, 2, true, eval - 120, 3, false), Some(eval));
+        assert_eq!(s.futile(1, &tac, 2, true, eval - 120, 3, None), Some(eval));
         assert_eq!(
-            s.futile(1, &tac, 2, true, eval - 119, 3, false),
+            s.futile(1, &tac, 2, true, eval - 119, 3, None),
             None,
             "within the margin"
         );
-        assert_eq!(s.futile(1, &tac, 6, true, eval - 360, 3, false), Some(eval));
+        assert_eq!(s.futile(1, &tac, 6, true, eval - 360, 3, None), Some(eval));
         assert_eq!(
-            s.futile(1, &tac, 7, true, eval - 1_000, 3, false),
+            s.futile(1, &tac, 7, true, eval - 1_000, 3, None),
             None,
             "too far from the leaves"
         );
         assert_eq!(
-            s.futile(1, &tac, 0, true, eval - 1_000, 3, false),
+            s.futile(1, &tac, 0, true, eval - 1_000, 3, None),
             None,
             "a leaf"
         );
         assert_eq!(
-            s.futile(1, &tac, 2, false, eval - 1_000, 3, false),
+            s.futile(1, &tac, 2, false, eval - 1_000, 3, None),
             None,
             "on the PV"
         );
         assert_eq!(
-            s.futile(1, &tac, 2, true, -WIN_MIN, 3, false),
+            s.futile(1, &tac, 2, true, -WIN_MIN, 3, None),
             None,
             "a lost beta"
         );
         // Improving: a ply less of margin.
-        assert_eq!(s.futile(1, &tac, 2, true, eval - 60, 3, true), Some(eval));
-        assert_eq!(s.futile(1, &tac, 2, true, eval - 59, 3, true), None);
+        assert_eq!(
+            s.futile(1, &tac, 2, true, eval - 60, 3, Some((eval, true))),
+            Some(eval)
+        );
+        assert_eq!(
+            s.futile(1, &tac, 2, true, eval - 59, 3, Some((eval, true))),
+            None
+        );
     }
 
     #[test]
