@@ -8,6 +8,7 @@
 //! engine never has to re-implement a rule to stay correct, only to look ahead quickly.
 
 use super::fitted::Fitted;
+use super::lines::{self, CodeTable};
 use super::patterns::{self, BLOCKED, CombinedTable, HALF, OWN, POW3, ShapeTable, THREATS, Threat};
 use super::windows::{self, WindowTable};
 use crate::rules::{Action, Captures, Game, MoveReport, PlayError, Point};
@@ -128,6 +129,9 @@ struct FitSums {
     values: Vec<[[i32; 2]; 2]>,
     /// By role (to move, waiting) and colour: the sum of the values over the empty points.
     sums: [[i32; 2]; 2],
+    /// Per cell and colour: the line codes of the point's four axes (`lines.rs`), kept only
+    /// when the fit values them (empty otherwise).
+    codes: Vec<[[u8; 4]; 2]>,
 }
 
 /// The engine's board: see the module documentation.
@@ -140,6 +144,8 @@ pub(crate) struct Board {
     overline: [bool; 2],
     /// The shape table of each colour's lines.
     tables: [&'static ShapeTable; 2],
+    /// Each colour's table of line codes (`lines.rs`), for the fitted evaluation.
+    codes: [&'static CodeTable; 2],
     /// Each colour's table of what four shapes make together. Renju: black's points that make
     /// two fours or two open threes are forbidden, so black's are judged with
     /// `patterns::combine_renju_black`.
@@ -217,6 +223,18 @@ impl Board {
             tables: [
                 patterns::shape_table(line, !overline[0]),
                 patterns::shape_table(line, !overline[1]),
+            ],
+            codes: [
+                lines::code_table(
+                    line,
+                    !overline[0],
+                    patterns::shape_table(line, !overline[0]),
+                ),
+                lines::code_table(
+                    line,
+                    !overline[1],
+                    patterns::shape_table(line, !overline[1]),
+                ),
             ],
             combine: [
                 patterns::combined_table(rules.is_renju()),
@@ -411,7 +429,17 @@ impl Board {
                 };
             }
         }
+        self.refresh_codes(j);
         self.update_point(j);
+    }
+
+    /// Sets the line codes of cell `j` from its keys, on a board whose fit values them.
+    fn refresh_codes(&mut self, j: usize) {
+        if let Some(f) = self.fit.as_deref_mut().filter(|f| !f.codes.is_empty()) {
+            for k in 0..2 {
+                f.codes[j][k] = self.keys[j][k].map(|key| self.codes[k][key as usize]);
+            }
+        }
     }
 
     /// A stone of `colour` came to (`add`) or left cell `i`: updates the neighbourhood keys of
@@ -438,13 +466,25 @@ impl Board {
                 key[1 - ci][axis] -= blocked;
             }
             if self.cells[j] == EMPTY {
-                let new = [
-                    self.tables[0][key[0][axis] as usize],
-                    self.tables[1][key[1][axis] as usize],
-                ];
-                for (k, &shape) in new.iter().enumerate() {
+                let keys = [key[0][axis] as usize, key[1][axis] as usize];
+                // With line codes a point's fitted value changes with its free windows too
+                // (a code holds the shape, so a new shape is a new code).
+                let mut coded = [false; 2];
+                if let Some(f) = self.fit.as_deref_mut().filter(|f| !f.codes.is_empty()) {
+                    for (k, &key) in keys.iter().enumerate() {
+                        let code = self.codes[k][key];
+                        if code != f.codes[j][k][axis] {
+                            f.codes[j][k][axis] = code;
+                            coded[k] = true;
+                        }
+                    }
+                }
+                for (k, &key) in keys.iter().enumerate() {
+                    let shape = self.tables[k][key];
                     if shape != self.shapes[j][k][axis] {
                         self.shapes[j][k][axis] = shape;
+                        self.update_colour_point(j, k);
+                    } else if coded[k] {
                         self.update_colour_point(j, k);
                     }
                 }
@@ -476,7 +516,14 @@ impl Board {
         if let Some(f) = self.fit.as_deref_mut() {
             let roles = if self.cells[j] == EMPTY {
                 let set = patterns::set_index(self.shapes[j][k]);
-                [f.fit.mover[set], f.fit.waiting[set]]
+                let mut roles = [f.fit.mover[set], f.fit.waiting[set]];
+                if let Some(lines) = &f.fit.lines {
+                    for code in f.codes[j][k] {
+                        roles[0] += lines[0][usize::from(code)];
+                        roles[1] += lines[1][usize::from(code)];
+                    }
+                }
+                roles
             } else {
                 [0, 0]
             };
@@ -526,12 +573,24 @@ impl Board {
             fit,
             values: vec![[[0; 2]; 2]; CELLS],
             sums: [[0; 2]; 2],
+            codes: if fit.lines.is_some() {
+                vec![[[0; 4]; 2]; CELLS]
+            } else {
+                Vec::new()
+            },
         }));
         for k in 0..self.on_board.len() {
             let j = usize::from(self.on_board[k]);
+            self.refresh_codes(j);
             self.update_point(j);
         }
         true
+    }
+
+    /// The line code (`lines.rs`) `colour` would make at the empty cell `i` on each axis.
+    pub(crate) fn codes_at(&self, i: usize, colour: u8) -> [u8; 4] {
+        let k = usize::from(colour - 1);
+        self.keys[i][k].map(|key| self.codes[k][key as usize])
     }
 
     /// The shape `colour` would make at the empty cell `i` on each axis.
@@ -1167,6 +1226,10 @@ mod tests {
             waiting: (0..4096).map(|k: i32| k % 13 - 4).collect(),
             weights: (32, 20),
             masks: Some((0..1024).map(|k: i32| k % 11 * 5).collect()),
+            lines: Some([
+                (0..48).map(|c: i32| c % 5 * 3 - 4).collect(),
+                (0..48).map(|c: i32| 7 - c % 9).collect(),
+            ]),
         })
     }
 
@@ -1182,6 +1245,12 @@ mod tests {
                 let set = patterns::set_index(b.shapes_at(i, colour));
                 sums[0][k] += fit.mover[set];
                 sums[1][k] += fit.waiting[set];
+                if let Some(lines) = &fit.lines {
+                    for code in b.codes_at(i, colour) {
+                        sums[0][k] += lines[0][usize::from(code)];
+                        sums[1][k] += lines[1][usize::from(code)];
+                    }
+                }
             }
         }
         sums

@@ -9,6 +9,7 @@
 use std::sync::OnceLock;
 
 use super::data_lines::data_lines;
+use super::lines::LINE_CODES;
 use super::ordering::{SHAPE_SETS, shape_set};
 use super::patterns;
 
@@ -25,6 +26,10 @@ pub(crate) struct Fitted {
     /// The value of each situation of threats, by `Board::threat_mask` (0 when not listed);
     /// `None` when the fit lists none, so the evaluation need not look.
     pub(crate) masks: Option<Vec<i32>>,
+    /// The value of each line code (`lines.rs`) on an axis of an empty point, added to the
+    /// point's set value, for the side to move and for the side waiting; `None` when the fit
+    /// lists none, so the board need not follow the codes.
+    pub(crate) lines: Option<[Vec<i32>; 2]>,
 }
 
 /// How many situations of threats `Board::threat_mask` tells apart.
@@ -32,6 +37,7 @@ pub(crate) const MASKS: usize = 1024;
 
 /// Reads `eval_sets.txt`'s text: the weights (`mover N`, default 32, and `waiting N`, in
 /// 256ths), the value of situations of threats (`mask M VALUE`, in the evaluation's units),
+/// the value of line codes (`line CODE MOVER WAITING`, in the sets' units),
 /// and a set a line, `A B C D VALUE` (one value for both roles) or `A B C D MOVER
 /// WAITING` (a value for each), shapes 0-7 in any order; `#` starts a comment. Sets not
 /// listed keep their hand-made value (none as the side waiting, with values by role).
@@ -40,6 +46,7 @@ pub(crate) fn read(text: &str) -> Result<Fitted, String> {
     let mut waiting_values: Vec<Option<i32>> = vec![None; SHAPE_SETS];
     let (mut waiting, mut mover) = (None, 32);
     let mut masks = vec![0; MASKS];
+    let mut lines = [vec![0; LINE_CODES], vec![0; LINE_CODES]];
     for (n, line) in data_lines(text) {
         let bad = || format!("line {n}: `{line}`");
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -50,6 +57,13 @@ pub(crate) fn read(text: &str) -> Result<Fitted, String> {
             }
             ["mover", m] => {
                 mover = m.parse::<i32>().map_err(|_| bad())?;
+                continue;
+            }
+            ["line", c, m, w] => {
+                let c = c.parse::<usize>().ok().filter(|&c| c < LINE_CODES);
+                let c = c.ok_or_else(bad)?;
+                lines[0][c] = m.parse().map_err(|_| bad())?;
+                lines[1][c] = w.parse().map_err(|_| bad())?;
                 continue;
             }
             ["mask", m, v] => {
@@ -100,6 +114,7 @@ pub(crate) fn read(text: &str) -> Result<Fitted, String> {
         waiting: waiting_table,
         weights: (mover, waiting),
         masks: masks.iter().any(|&v| v != 0).then_some(masks),
+        lines: lines.iter().flatten().any(|&v| v != 0).then_some(lines),
     })
 }
 
@@ -136,6 +151,24 @@ mod tests {
         assert_eq!(f.mover[other], hand[other].1);
         assert_eq!(f.weights, (32, 20));
         assert_eq!(f.mover, f.waiting, "one value a set");
+        assert!(f.lines.is_none(), "no line codes listed");
+    }
+
+    #[test]
+    fn line_codes_read_by_role_and_bad_ones_are_refused() {
+        let f = read("waiting 16\nline 7 12 -3\nline 40 5 6\n").expect("reads");
+        let lines = f.lines.expect("line codes listed");
+        assert_eq!((lines[0][7], lines[1][7]), (12, -3));
+        assert_eq!((lines[0][40], lines[1][40]), (5, 6));
+        assert_eq!(lines[0][8], 0);
+        assert!(
+            read("waiting 16\nline 48 1 1\n").is_err(),
+            "code out of range"
+        );
+        assert!(
+            read("waiting 16\nline 3 x 1\n").is_err(),
+            "value not a number"
+        );
     }
 
     #[test]

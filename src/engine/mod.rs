@@ -18,6 +18,7 @@ pub mod book;
 mod cache;
 mod data_lines;
 mod fitted;
+mod lines;
 mod openings;
 mod ordering;
 mod patterns;

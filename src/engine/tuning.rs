@@ -5,6 +5,7 @@
 //! moves (the `policy_fit` example).
 
 use super::board::{AXES, Board, EMPTY, step};
+pub use super::lines::LINE_CODES;
 pub use super::ordering::{FAR, SHAPE_SETS, shape_set, shape_sets};
 use super::ordering::{last_stones, shape_score};
 use super::patterns::{FIVE, OPEN_TWO, Threat};
@@ -119,6 +120,9 @@ pub struct EvalSets {
     pub theirs: Vec<u16>,
     /// The threats each side has, as bits (see [`THREAT_MASKS`]).
     pub mask: u16,
+    /// How many times each line code (the shape and its free windows, see [`LINE_CODES`])
+    /// occurs over the axes of the empty points, for the mover and for the other side.
+    pub lines: [[u16; LINE_CODES]; 2],
 }
 
 /// How many situations of threats [`EvalSets::mask`] tells apart: bits 0-4 say whether some
@@ -150,7 +154,19 @@ pub fn eval_sets(game: &Game) -> Option<EvalSets> {
             .filter(|&s| s != empty)
             .collect()
     };
+    let mut lines = [[0u16; LINE_CODES]; 2];
+    for (role, colour) in [me, 3 - me].into_iter().enumerate() {
+        for &c in &b.on_board {
+            let i = usize::from(c);
+            if b.cells[i] == EMPTY {
+                for code in b.codes_at(i, colour) {
+                    lines[role][usize::from(code)] += 1;
+                }
+            }
+        }
+    }
     Some(EvalSets {
+        lines,
         fixed,
         today,
         mine: sets(me),

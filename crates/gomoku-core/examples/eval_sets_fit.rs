@@ -32,7 +32,7 @@ use std::process::ExitCode;
 
 use common::{Adam, command, number};
 use gomoku_core::engine::tuning::{
-    EvalSets, SHAPE_SETS, THREAT_MASKS, eval_sets, shape_set_value, shape_sets,
+    EvalSets, LINE_CODES, SHAPE_SETS, THREAT_MASKS, eval_sets, shape_set_value, shape_sets,
 };
 use gomoku_core::rules::{Action, Game, RuleSet};
 
@@ -43,15 +43,25 @@ fn sigmoid(x: f64) -> f64 {
 /// Where the values of the situations of threats start in the fit's vector.
 const MASK: usize = 2 * SHAPE_SETS;
 
+/// Where the values of the line codes start: the mover's, then the other side's.
+const LINE: usize = MASK + THREAT_MASKS;
+
 /// Our evaluation under set values `w` (mover's, then the other side's, then the value of
-/// each situation of threats).
+/// each situation of threats, then each line code's for the mover and for the other side).
 fn eval(w: &[f64], e: &EvalSets) -> f64 {
+    let lines: f64 = (0..LINE_CODES)
+        .map(|c| {
+            f64::from(e.lines[0][c]) * w[LINE + c]
+                - f64::from(e.lines[1][c]) * w[LINE + LINE_CODES + c]
+        })
+        .sum();
     f64::from(e.fixed) + e.mine.iter().map(|&s| w[usize::from(s)]).sum::<f64>()
         - e.theirs
             .iter()
             .map(|&s| w[SHAPE_SETS + usize::from(s)])
             .sum::<f64>()
         + w[MASK + usize::from(e.mask)]
+        + lines
 }
 
 /// Mean squared error of the win probabilities.
@@ -118,7 +128,12 @@ fn run(args: &[String]) -> Result<(), String> {
     if args.get(5).is_some_and(|m| m == "shared") {
         return shared(args, &train, &held, k, lambda, epochs);
     }
-    let masks = args.get(5).is_some_and(|m| m == "masks");
+    let masks = args
+        .get(5)
+        .is_some_and(|m| m.split(',').any(|x| x == "masks"));
+    let with_lines = args
+        .get(5)
+        .is_some_and(|m| m.split(',').any(|x| x == "lines"));
     // The situations of threats are few positions each: their own pull towards 0.
     let mask_lambda = num(6, lambda)?;
     // A situation seen in fewer training positions than this keeps 0: the search seeks out
@@ -128,7 +143,7 @@ fn run(args: &[String]) -> Result<(), String> {
     for (e, _) in &train {
         seen[usize::from(e.mask)] += 1;
     }
-    let start: Vec<f64> = (0..MASK + THREAT_MASKS)
+    let start: Vec<f64> = (0..LINE + 2 * LINE_CODES)
         .map(|i| {
             let v = f64::from(shape_set_value((i % SHAPE_SETS) as u16));
             match i {
@@ -155,9 +170,19 @@ fn run(args: &[String]) -> Result<(), String> {
             if masks && seen[usize::from(e.mask)] >= mask_min {
                 g[MASK + usize::from(e.mask)] += d;
             }
+            if with_lines {
+                for c in 0..LINE_CODES {
+                    g[LINE + c] += d * f64::from(e.lines[0][c]);
+                    g[LINE + LINE_CODES + c] -= d * f64::from(e.lines[1][c]);
+                }
+            }
         }
         for (i, gi) in g.iter_mut().enumerate() {
-            let pull = if i < MASK { lambda } else { mask_lambda };
+            let pull = if i < MASK || i >= LINE {
+                lambda
+            } else {
+                mask_lambda
+            };
             *gi = *gi / n + 2.0 * pull * (w[i] - start[i]);
         }
         adam.descend(&mut w, &g, |_| true);
@@ -180,13 +205,24 @@ fn run(args: &[String]) -> Result<(), String> {
     }
     print_largest(rows);
     let mut rows: Vec<(f64, String)> = Vec::new();
-    for (m, v) in w[MASK..].iter().enumerate().filter(|(_, v)| **v != 0.0) {
+    for (m, v) in w[MASK..LINE].iter().enumerate().filter(|(_, v)| **v != 0.0) {
         rows.push((
             v.abs(),
             format!("mask {m:010b}: {v:.0} ({} positions)", seen[m]),
         ));
     }
     print_largest(rows);
+    if with_lines {
+        for c in 0..LINE_CODES {
+            println!(
+                "line {c} (shape {}, {} free): mover {:.1}, other {:.1}",
+                c / 6,
+                c % 6,
+                w[LINE + c],
+                w[LINE + LINE_CODES + c]
+            );
+        }
+    }
     if let Some(out) = args.get(3) {
         // In sixteenths: the engine adds them up before weighing each sum a sixteenth.
         let mut text = format!(
@@ -199,9 +235,16 @@ fn run(args: &[String]) -> Result<(), String> {
             let (x, y) = ((w[s] * 16.0).round(), (w[SHAPE_SETS + s] * 16.0).round());
             text += &format!("{a} {b} {c} {d} {x:.0} {y:.0}\n");
         }
-        for (m, v) in w[MASK..].iter().enumerate() {
+        for (m, v) in w[MASK..LINE].iter().enumerate() {
             if v.round() != 0.0 {
                 text += &format!("mask {m} {v:.0}\n");
+            }
+        }
+        if with_lines {
+            // In sixteenths, as the sets.
+            for c in 0..LINE_CODES {
+                let (x, y) = (w[LINE + c] * 16.0, w[LINE + LINE_CODES + c] * 16.0);
+                text += &format!("line {c} {x:.0} {y:.0}\n");
             }
         }
         std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
