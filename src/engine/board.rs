@@ -485,7 +485,8 @@ impl Board {
                         self.shapes[j][k][axis] = shape;
                         self.update_colour_point(j, k);
                     } else if coded[k] {
-                        self.update_colour_point(j, k);
+                        // Same shape, so the same threat and hand-made value.
+                        self.update_fit(j, k);
                     }
                 }
             }
@@ -513,6 +514,12 @@ impl Board {
         }
         self.shape_sum[k] += v - self.values[j][k];
         self.values[j][k] = v;
+        self.update_fit(j, k);
+    }
+
+    /// The fitted values of cell `j` for colour index `k` (on a board with a fit), from its
+    /// shapes and line codes.
+    fn update_fit(&mut self, j: usize, k: usize) {
         if let Some(f) = self.fit.as_deref_mut() {
             let roles = if self.cells[j] == EMPTY {
                 let set = patterns::set_index(self.shapes[j][k]);

@@ -45,6 +45,10 @@ const MASK: usize = 2 * SHAPE_SETS;
 
 /// Where the values of the line codes start: the mover's, then the other side's.
 const LINE: usize = MASK + THREAT_MASKS;
+/// A line code's value is its weight over this: a code occurs on hundreds of axes in a
+/// position, so at the sets' scale one step of the descent would move the evaluation by
+/// thousands.
+const LINE_SCALE: f64 = 64.0;
 
 /// Our evaluation under set values `w` (mover's, then the other side's, then the value of
 /// each situation of threats, then each line code's for the mover and for the other side).
@@ -54,7 +58,8 @@ fn eval(w: &[f64], e: &EvalSets) -> f64 {
             f64::from(e.lines[0][c]) * w[LINE + c]
                 - f64::from(e.lines[1][c]) * w[LINE + LINE_CODES + c]
         })
-        .sum();
+        .sum::<f64>()
+        / LINE_SCALE;
     f64::from(e.fixed) + e.mine.iter().map(|&s| w[usize::from(s)]).sum::<f64>()
         - e.theirs
             .iter()
@@ -172,8 +177,8 @@ fn run(args: &[String]) -> Result<(), String> {
             }
             if with_lines {
                 for c in 0..LINE_CODES {
-                    g[LINE + c] += d * f64::from(e.lines[0][c]);
-                    g[LINE + LINE_CODES + c] -= d * f64::from(e.lines[1][c]);
+                    g[LINE + c] += d * f64::from(e.lines[0][c]) / LINE_SCALE;
+                    g[LINE + LINE_CODES + c] -= d * f64::from(e.lines[1][c]) / LINE_SCALE;
                 }
             }
         }
@@ -218,8 +223,8 @@ fn run(args: &[String]) -> Result<(), String> {
                 "line {c} (shape {}, {} free): mover {:.1}, other {:.1}",
                 c / 6,
                 c % 6,
-                w[LINE + c],
-                w[LINE + LINE_CODES + c]
+                w[LINE + c] / LINE_SCALE,
+                w[LINE + LINE_CODES + c] / LINE_SCALE
             );
         }
     }
@@ -243,7 +248,10 @@ fn run(args: &[String]) -> Result<(), String> {
         if with_lines {
             // In sixteenths, as the sets.
             for c in 0..LINE_CODES {
-                let (x, y) = (w[LINE + c] * 16.0, w[LINE + LINE_CODES + c] * 16.0);
+                let (x, y) = (
+                    w[LINE + c] * 16.0 / LINE_SCALE,
+                    w[LINE + LINE_CODES + c] * 16.0 / LINE_SCALE,
+                );
                 text += &format!("line {c} {x:.0} {y:.0}\n");
             }
         }

@@ -5,7 +5,7 @@ use super::*;
 impl Search<'_> {
     pub(super) fn negamax(
         &mut self,
-        depth: i32,
+        mut depth: i32,
         mut alpha: i32,
         beta: i32,
         ply: i32,
@@ -59,6 +59,8 @@ impl Search<'_> {
         // Only a node where nothing is forced or answered reduces its late moves: there every
         // move is a choice, not a reply whose refutation the reduced search could miss.
         let mut free = false;
+        // Whether the side to move is not improving (`improving.rs`), at a free node.
+        let mut worsening = false;
         let mut moves = match forced {
             Some(f) if !f.is_empty() => f,
             _ => match self.defences(me, &cands, &tac) {
@@ -74,6 +76,13 @@ impl Search<'_> {
                         return s;
                     }
                     free = true;
+                    worsening = trend.is_some_and(|t| !t.1);
+                    if self.style.iir > 0 && depth >= self.style.iir && tt_move == u16::MAX {
+                        // Internal iterative reduction: a free node the table knows nothing
+                        // of is likely off any line that mattered before; searched a ply
+                        // shallower, it gets a table move for when it is searched again.
+                        depth -= 1;
+                    }
                     let mut c = cands;
                     self.order_by_history(me, &mut c);
                     self.order_by_killers(me, ply, &mut c);
@@ -113,7 +122,10 @@ impl Search<'_> {
                 && (self.style.lmr > 0 || self.style.history > 0)
                 && !self.tactical(me, m.cell);
             let r = if quiet && m.cell != tt_move {
-                reduce::reduction(&self.style, depth, k, false)
+                // A reduced move at a node whose side is not improving may lose a ply more
+                // (Stockfish's and Rapfi's rule).
+                let r = reduce::reduction(&self.style, depth, k, false);
+                reduce::trend_reduction(&self.style, r, worsening, child_depth)
             } else {
                 0
             };

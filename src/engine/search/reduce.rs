@@ -30,6 +30,18 @@ pub(super) fn reduction(style: &Style, depth: i32, index: usize, tactical: bool)
     }
 }
 
+/// The reduction `r` of a late move (from [`reduction`]) at a node whose side to move is
+/// `worsening` (not improving, see `improving.rs`): a ply more when the style says
+/// `lmr_trend`, as long as the reduced search keeps at least one ply of `child_depth`; never
+/// less than `r`, and nothing added to a move that is not reduced.
+pub(super) fn trend_reduction(style: &Style, r: i32, worsening: bool, child_depth: i32) -> i32 {
+    if r > 0 && worsening && style.lmr_trend {
+        (r + 1).min(child_depth - 1).max(r)
+    } else {
+        r
+    }
+}
+
 /// How many candidates a node where nothing is forced searches with `depth` plies left:
 /// `width` when move count pruning is off (`style.mcp` = 0), else at most `mcp` + depth^1.32
 /// (rounded down), so 1 + `mcp` at the last ply and the full width from about 7 plies left.
@@ -203,6 +215,51 @@ mod tests {
     }
 
     #[test]
+    fn a_worsening_side_reduces_a_ply_more_when_told_and_keeps_a_ply() {
+        let mut s = style(2, 6);
+        assert_eq!(trend_reduction(&s, 1, true, 5), 1, "off by default");
+        s.set("lmr_trend", "on").expect("a switch");
+        assert_eq!(trend_reduction(&s, 1, true, 5), 2);
+        assert_eq!(trend_reduction(&s, 2, true, 5), 3);
+        assert_eq!(trend_reduction(&s, 1, false, 5), 1, "improving: as before");
+        assert_eq!(
+            trend_reduction(&s, 0, true, 5),
+            0,
+            "an unreduced move stays so"
+        );
+        assert_eq!(trend_reduction(&s, 1, true, 2), 1, "one ply must be left");
+        assert_eq!(trend_reduction(&s, 2, true, 2), 2, "never less than before");
+        assert!(s.set("lmr_trend", "maybe").is_err());
+    }
+
+    #[test]
+    fn a_free_node_the_table_does_not_know_is_searched_a_ply_shallower_with_iir() {
+        // A quiet position: nothing forced, no three to answer.
+        let g = gomoku("H8 J9 G7");
+        let run = |iir: i32| {
+            let mut tt = Table::new(16);
+            let mut st = Style::for_level(Level::MAX);
+            st.iir = iir;
+            let limits = Limits {
+                time: Duration::from_secs(600),
+                nodes: u64::MAX,
+            };
+            let mut s = Search::threats(&mut tt, st, &g, limits, Instant::now()).expect("in play");
+            s.negamax(5, -super::super::INF, super::super::INF, 0, 0);
+            let stored = s.tt.probe(s.b.key()).map(|e| e.depth);
+            (s.nodes, stored)
+        };
+        let (plain, plain_depth) = run(0);
+        let (reduced, reduced_depth) = run(4);
+        assert_eq!(plain_depth, Some(5));
+        assert_eq!(reduced_depth, Some(4), "stored at the depth it searched");
+        assert!(reduced < plain, "{reduced} nodes against {plain}");
+        // Below the threshold nothing changes.
+        let (deep_only, depth) = run(6);
+        assert_eq!((deep_only, depth), (plain, Some(5)));
+    }
+
+    #[test]
     fn the_knobs_are_style_settings() {
         let mut s = style(0, 0);
         s.set("lmr", "3").expect("lmr");
@@ -212,6 +269,10 @@ mod tests {
         assert_eq!((s.lmr, s.lmr_late, s.lmr_block, s.history), (3, 9, 4, 250));
         assert!(s.set("lmr", "-1").is_err());
         assert!(s.set("history", "x").is_err());
+        s.set("iir", "4").expect("iir");
+        assert_eq!(s.iir, 4);
+        assert!(s.set("iir", "-2").is_err());
+        assert!(s.set("iir", "99").is_err());
     }
 
     #[test]

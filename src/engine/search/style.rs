@@ -138,6 +138,12 @@ pub struct Style {
     /// reverse futility's margin a ply smaller when it is; 0 turns it off (no evaluation at
     /// inner nodes).
     pub improving: u32,
+    /// With `improving`: whether a reduced late move at a node whose side to move is not
+    /// improving is reduced a ply more.
+    pub lmr_trend: bool,
+    /// Internal iterative reduction: a free node with at least this many plies left and no
+    /// move from the table is searched a ply shallower; 0 turns it off.
+    pub iir: i32,
 }
 
 /// `value` as a switch: `on`/`true` or `off`/`false`.
@@ -198,6 +204,8 @@ impl Style {
             "killers" => self.killers = bounded(value, 0, 2).ok_or_else(bad)? as u8,
             "counters" => self.counters = on_off(value).ok_or_else(bad)?,
             "improving" => self.improving = bounded(value, 0, 100).ok_or_else(bad)? as u32,
+            "lmr_trend" => self.lmr_trend = on_off(value).ok_or_else(bad)?,
+            "iir" => self.iir = bounded(value, 0, 64).ok_or_else(bad)?,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -205,7 +213,7 @@ impl Style {
 
     /// This style as it plays under `rules`: in capture games without `prune_captures`, every
     /// candidate is searched to full depth (no move count pruning, no late move reductions,
-    /// no reverse futility, no pruning by `improving`).
+    /// no reverse futility, no pruning by `improving`, no internal iterative reduction).
     pub fn for_rules(self, rules: &crate::rules::RuleSet) -> Style {
         if rules.captures == crate::rules::Captures::None || self.prune_captures {
             return self;
@@ -215,6 +223,8 @@ impl Style {
             lmr: 0,
             rfp: 0,
             improving: 0,
+            lmr_trend: false,
+            iir: 0,
             ..self
         }
     }
@@ -321,6 +331,8 @@ impl Style {
         killers: 0,
         counters: false,
         improving: 50,
+        lmr_trend: false,
+        iir: 0,
     };
 
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning, late move
@@ -336,6 +348,8 @@ impl Style {
         mcp: 0,
         rfp: 0,
         improving: 0,
+        lmr_trend: false,
+        iir: 0,
         ..Style::STRONGEST
     };
 }
