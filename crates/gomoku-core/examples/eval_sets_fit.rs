@@ -183,7 +183,7 @@ fn run(args: &[String]) -> Result<(), String> {
             }
         }
         for (i, gi) in g.iter_mut().enumerate() {
-            let pull = if i < MASK || i >= LINE {
+            let pull = if !(MASK..LINE).contains(&i) {
                 lambda
             } else {
                 mask_lambda
