@@ -7,10 +7,8 @@
 //! two plies up searches only a share of its move count, and reverse futility takes a ply off
 //! its margin when the evaluation is improving.
 
+use super::per_ply::{PLIES, slot};
 use super::{Search, Tactics};
-
-/// Plies with a slot; deeper nodes count as improving (nothing is pruned the harder there).
-const PLIES: usize = 128;
 /// No evaluation at this ply on the current line (a forced node, or the root).
 const NONE: i32 = i32::MIN;
 
@@ -23,6 +21,7 @@ impl Trend {
     /// No evaluation yet.
     pub(super) fn new() -> Trend {
         Trend {
+            // Deeper nodes count as improving: nothing is pruned the harder there.
             evals: vec![NONE; PLIES],
         }
     }
@@ -46,10 +45,6 @@ impl Trend {
             .unwrap_or(NONE);
         before == NONE || eval > before
     }
-}
-
-fn slot(ply: i32) -> Option<usize> {
-    usize::try_from(ply).ok().filter(|&p| p < PLIES)
 }
 
 /// The move count of a node that is not improving: `percent` of `count`, rounded up, at least

@@ -7,10 +7,8 @@
 //! too, but the static order may rank it past the cut. Two slots a ply, the newest first, are
 //! searched right after the table's move.
 
+use super::per_ply::{PLIES, slot};
 use super::{Cand, Search};
-
-/// Plies with slots; deeper nodes (long forcing lines) keep none.
-const PLIES: usize = 128;
 /// An empty slot.
 const NONE: u16 = u16::MAX;
 
@@ -30,10 +28,7 @@ impl Killers {
     /// A cut-off by `cell` at `ply`: it becomes the newest killer there (a move already in
     /// the first slot stays alone in it, so the two slots hold two different moves).
     pub(super) fn record(&mut self, ply: i32, cell: u16) {
-        let Some(s) = usize::try_from(ply)
-            .ok()
-            .and_then(|p| self.slots.get_mut(p))
-        else {
+        let Some(s) = slot(ply).and_then(|p| self.slots.get_mut(p)) else {
             return;
         };
         if s[0] != cell {
@@ -44,8 +39,7 @@ impl Killers {
 
     /// The killers of `ply`, newest first (`u16::MAX` for an empty slot).
     pub(super) fn at(&self, ply: i32) -> [u16; 2] {
-        usize::try_from(ply)
-            .ok()
+        slot(ply)
             .and_then(|p| self.slots.get(p))
             .copied()
             .unwrap_or([NONE; 2])

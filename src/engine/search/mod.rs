@@ -19,6 +19,7 @@ mod improving;
 mod killers;
 mod movegen;
 mod opening;
+mod per_ply;
 mod quiesce;
 mod reduce;
 mod style;
