@@ -139,10 +139,13 @@ pub struct Style {
     /// inner nodes).
     pub improving: u32,
     /// With `improving`: whether a reduced late move at a node whose side to move is not
-    /// improving is reduced a ply more.
+    /// improving is reduced a ply more (`reduce::trend_reduction`). Off at every level: half a
+    /// ply deeper at equal nodes, no better against Rapfi (`docs/engine-measurements.md`,
+    /// December 5, stop 50).
     pub lmr_trend: bool,
     /// Internal iterative reduction: a free node with at least this many plies left and no
-    /// move from the table is searched a ply shallower; 0 turns it off.
+    /// move from the table is searched a ply shallower; 0 turns it off. Off at every level:
+    /// at 4, about half a ply deeper at equal nodes and no better against Rapfi (stop 50).
     pub iir: i32,
 }
 
