@@ -132,6 +132,8 @@ struct FitSums {
     /// Per cell and colour: the line codes of the point's four axes (`lines.rs`), kept only
     /// when the fit values them (empty otherwise).
     codes: Vec<[[u8; 4]; 2]>,
+    /// Each colour's table of line codes, when the fit values them.
+    code_tables: Option<[&'static CodeTable; 2]>,
 }
 
 /// The engine's board: see the module documentation.
@@ -144,8 +146,6 @@ pub(crate) struct Board {
     overline: [bool; 2],
     /// The shape table of each colour's lines.
     tables: [&'static ShapeTable; 2],
-    /// Each colour's table of line codes (`lines.rs`), for the fitted evaluation.
-    codes: [&'static CodeTable; 2],
     /// Each colour's table of what four shapes make together. Renju: black's points that make
     /// two fours or two open threes are forbidden, so black's are judged with
     /// `patterns::combine_renju_black`.
@@ -223,18 +223,6 @@ impl Board {
             tables: [
                 patterns::shape_table(line, !overline[0]),
                 patterns::shape_table(line, !overline[1]),
-            ],
-            codes: [
-                lines::code_table(
-                    line,
-                    !overline[0],
-                    patterns::shape_table(line, !overline[0]),
-                ),
-                lines::code_table(
-                    line,
-                    !overline[1],
-                    patterns::shape_table(line, !overline[1]),
-                ),
             ],
             combine: [
                 patterns::combined_table(rules.is_renju()),
@@ -435,9 +423,11 @@ impl Board {
 
     /// Sets the line codes of cell `j` from its keys, on a board whose fit values them.
     fn refresh_codes(&mut self, j: usize) {
-        if let Some(f) = self.fit.as_deref_mut().filter(|f| !f.codes.is_empty()) {
-            for k in 0..2 {
-                f.codes[j][k] = self.keys[j][k].map(|key| self.codes[k][key as usize]);
+        if let Some(f) = self.fit.as_deref_mut()
+            && let Some(tables) = f.code_tables
+        {
+            for (k, table) in tables.iter().enumerate() {
+                f.codes[j][k] = self.keys[j][k].map(|key| table[key as usize]);
             }
         }
     }
@@ -470,9 +460,11 @@ impl Board {
                 // With line codes a point's fitted value changes with its free windows too
                 // (a code holds the shape, so a new shape is a new code).
                 let mut coded = [false; 2];
-                if let Some(f) = self.fit.as_deref_mut().filter(|f| !f.codes.is_empty()) {
+                if let Some(f) = self.fit.as_deref_mut()
+                    && let Some(tables) = f.code_tables
+                {
                     for (k, &key) in keys.iter().enumerate() {
-                        let code = self.codes[k][key];
+                        let code = tables[k][key];
                         if code != f.codes[j][k][axis] {
                             f.codes[j][k][axis] = code;
                             coded[k] = true;
@@ -585,6 +577,10 @@ impl Board {
             } else {
                 Vec::new()
             },
+            code_tables: fit
+                .lines
+                .is_some()
+                .then(|| [0, 1].map(|k| lines::code_table(self.line, !self.overline[k]))),
         }));
         for k in 0..self.on_board.len() {
             let j = usize::from(self.on_board[k]);
@@ -597,7 +593,8 @@ impl Board {
     /// The line code (`lines.rs`) `colour` would make at the empty cell `i` on each axis.
     pub(crate) fn codes_at(&self, i: usize, colour: u8) -> [u8; 4] {
         let k = usize::from(colour - 1);
-        self.keys[i][k].map(|key| self.codes[k][key as usize])
+        let table = lines::code_table(self.line, !self.overline[k]);
+        self.keys[i][k].map(|key| table[key as usize])
     }
 
     /// The shape `colour` would make at the empty cell `i` on each axis.

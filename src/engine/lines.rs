@@ -8,7 +8,7 @@
 
 use std::sync::OnceLock;
 
-use super::patterns::{BLOCKED, HALF, POW3, ShapeTable};
+use super::patterns::{BLOCKED, HALF, LINE_KINDS, POW3, line_kind, shape_table};
 
 /// How many free-window counts a code tells apart (0 to 5).
 const FREE: usize = 6;
@@ -51,20 +51,14 @@ fn free_windows(s: usize, line: usize) -> usize {
         .count()
 }
 
-/// The code table for lines of `line` stones over `shapes`, the table of the same kind of
-/// line.
-pub(crate) fn code_table(line: u8, exact: bool, shapes: &ShapeTable) -> &'static CodeTable {
-    static TABLES: [OnceLock<Box<CodeTable>>; 4] = [
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-    ];
-    let k = usize::from(line >= 5) * 2 + usize::from(exact);
+/// The code table for lines of `line` stones (4 or 5); `exact`: a longer row does not win.
+pub(crate) fn code_table(line: u8, exact: bool) -> &'static CodeTable {
+    static TABLES: [OnceLock<Box<CodeTable>>; LINE_KINDS] = [const { OnceLock::new() }; 4];
+    let (k, stones) = line_kind(line, exact);
     TABLES[k].get_or_init(|| {
-        let n = if line >= 5 { 5 } else { 4 };
+        let shapes = shape_table(line, exact);
         let codes: Vec<u8> = (0..shapes.len())
-            .map(|s| code(shapes[s], free_windows(s, n)))
+            .map(|s| code(shapes[s], free_windows(s, stones)))
             .collect();
         codes
             .into_boxed_slice()
@@ -76,7 +70,7 @@ pub(crate) fn code_table(line: u8, exact: bool, shapes: &ShapeTable) -> &'static
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::patterns::{NONE, OPEN_TWO, OWN, shape_table};
+    use crate::engine::patterns::{NONE, OPEN_TWO, OWN};
 
     /// The neighbourhood index of `cells`, written from offset -5 to +5 without the point:
     /// `.` empty, `x` own, `o` blocked.
@@ -95,7 +89,7 @@ mod tests {
 
     #[test]
     fn open_space_has_five_free_windows_and_a_wall_takes_them_away() {
-        let table = code_table(5, false, shape_table(5, false));
+        let table = code_table(5, false);
         assert_eq!(parts(table[hood("..........")]), (NONE, 5));
         // Blocked right next to the point: only the window ending at the point is free.
         assert_eq!(parts(table[hood(".....o....")]), (NONE, 1));
@@ -110,7 +104,7 @@ mod tests {
     #[test]
     fn the_code_keeps_the_shape() {
         let shapes = shape_table(5, false);
-        let table = code_table(5, false, shapes);
+        let table = code_table(5, false);
         let s = hood("....x.....");
         assert_eq!(shapes[s], OPEN_TWO);
         assert_eq!(parts(table[s]), (OPEN_TWO, 5));
@@ -122,7 +116,7 @@ mod tests {
 
     #[test]
     fn lines_of_four_count_windows_of_four() {
-        let table = code_table(4, false, shape_table(4, false));
+        let table = code_table(4, false);
         assert_eq!(parts(table[hood("..........")]).1, 4);
         assert_eq!(parts(table[hood(".......o..")]).1, 3);
     }

@@ -46,16 +46,22 @@ pub(crate) const POW3: [usize; 10] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561, 196
 /// The shape table of one kind of line: the shape by neighbourhood index.
 pub(crate) type ShapeTable = [u8; STATES];
 
+/// How many kinds of line the tables by neighbourhood are built for (see [`line_kind`]).
+pub(crate) const LINE_KINDS: usize = 4;
+
+/// The kind of a line of `line` stones (4 or 5; `exact`: a longer row does not win), the
+/// index of its tables by neighbourhood (shapes here, codes in `lines.rs`), and the stones of
+/// its winning row.
+pub(crate) fn line_kind(line: u8, exact: bool) -> (usize, usize) {
+    let stones = if line >= 5 { 5 } else { 4 };
+    (usize::from(line >= 5) * 2 + usize::from(exact), stones)
+}
+
 /// The table for lines of `line` stones (4 or 5); `exact`: a longer row does not win.
 pub(crate) fn shape_table(line: u8, exact: bool) -> &'static ShapeTable {
-    static TABLES: [OnceLock<Box<ShapeTable>>; 4] = [
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-    ];
-    let k = usize::from(line >= 5) * 2 + usize::from(exact);
-    TABLES[k].get_or_init(|| build(if line >= 5 { 5 } else { 4 }, exact))
+    static TABLES: [OnceLock<Box<ShapeTable>>; LINE_KINDS] = [const { OnceLock::new() }; 4];
+    let (k, stones) = line_kind(line, exact);
+    TABLES[k].get_or_init(|| build(stones, exact))
 }
 
 /// The neighbour of position `p` (0..10) as an offset from the point.

@@ -92,7 +92,7 @@ impl Search<'_> {
                         self.style.width
                     };
                     let mut count = reduce::move_count(&self.style, depth, width);
-                    if trend.is_some_and(|t| !t.1) && self.style.mcp > 0 {
+                    if worsening && self.style.mcp > 0 {
                         count = improving::fewer(count, self.style.improving);
                     }
                     movegen::best_first(&mut c, count);
