@@ -118,6 +118,22 @@ impl Zobrist {
 struct Undo {
     placed: Option<(u16, u8)>,
     removed_from: u32,
+    /// The evaluation's sums before the action, for an evaluation that also weighs the
+    /// position before the last move ([`Board::parent_sums`]).
+    before: Sums,
+}
+
+/// The sums the static evaluation reads of a position (beside its threats): each colour's
+/// windows, its points by the hand-made values and, with a fit, by the fitted ones in each
+/// role (to move, waiting; zero without a fit).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Sums {
+    /// Each colour's sum of window values.
+    pub(crate) pattern: [i32; 2],
+    /// Each colour's sum of hand-made point values.
+    pub(crate) shapes: [i32; 2],
+    /// By role (to move, waiting) and colour: the sum of the fitted point values.
+    pub(crate) fitted: [[i32; 2]; 2],
 }
 
 /// A fitted evaluation's values and sums, kept as the board's hand-made ones are.
@@ -544,20 +560,37 @@ impl Board {
         self.values[i][usize::from(colour - 1)]
     }
 
-    /// With a fit: the shapes' part of the evaluation for `me`, the side to move, against the
-    /// side waiting, each side's points by their values in its role, weighted as the fit
-    /// says, and the value of the two sides' threats ([`Board::threat_mask`]); `None` on a
-    /// board without one.
-    pub(crate) fn fitted_shapes(&self, me: u8) -> Option<i32> {
+    /// With a fit: the fitted point values of `sums` for `me` as the side to move against
+    /// the side waiting, weighted as the fit says; `None` on a board without one.
+    pub(crate) fn fitted_points(&self, sums: &Sums, me: u8) -> Option<i32> {
         let f = self.fit.as_deref()?;
         let (mover, waiting) = f.fit.weights;
         let (mi, oi) = (usize::from(me - 1), usize::from(2 - me));
-        let situation = f
-            .fit
-            .masks
-            .as_ref()
-            .map_or(0, |values| values[self.threat_mask(me)]);
-        Some((f.sums[0][mi] * mover - f.sums[1][oi] * waiting) / 256 + situation)
+        Some((sums.fitted[0][mi] * mover - sums.fitted[1][oi] * waiting) / 256)
+    }
+
+    /// With a fit that values them: the value for `me`, the side to move, of the two sides'
+    /// threats ([`Board::threat_mask`]); 0 otherwise.
+    pub(crate) fn situation(&self, me: u8) -> i32 {
+        self.fit
+            .as_deref()
+            .and_then(|f| f.fit.masks.as_ref())
+            .map_or(0, |values| values[self.threat_mask(me)])
+    }
+
+    /// The evaluation's sums of the position as it stands.
+    pub(crate) fn sums(&self) -> Sums {
+        Sums {
+            pattern: self.pattern,
+            shapes: self.shape_sum,
+            fitted: self.fit.as_deref().map_or([[0; 2]; 2], |f| f.sums),
+        }
+    }
+
+    /// The evaluation's sums of the position before the last action applied through
+    /// [`Board::apply`]; `None` before any (the position the board was built on).
+    pub(crate) fn parent_sums(&self) -> Option<Sums> {
+        self.undo.last().map(|u| u.before)
     }
 
     /// Makes the evaluation weigh the empty points by `fit`'s values: the board keeps their
@@ -648,6 +681,7 @@ impl Board {
     /// # Errors
     /// The rules core's refusal; nothing changes then.
     pub(crate) fn apply(&mut self, action: Action) -> Result<MoveReport, PlayError> {
+        let before = self.sums();
         let report = self.game.apply(action)?;
         let removed_from = self.removed.len() as u32;
         let mut placed = None;
@@ -668,6 +702,7 @@ impl Board {
         self.undo.push(Undo {
             placed,
             removed_from,
+            before,
         });
         Ok(report)
     }
@@ -1064,6 +1099,33 @@ mod tests {
         assert_eq!(fresh.shapes, b.shapes);
     }
 
+    /// Each applied action keeps the sums as they stood before it, captures included, and
+    /// taking it back leaves the sums of the action before.
+    #[test]
+    fn the_parent_s_sums_follow_apply_and_undo() {
+        let g = game("pente", "K10 L10 A1 M10");
+        let mut b = Board::new(&g);
+        assert_eq!(b.parent_sums(), None, "nothing applied on this board yet");
+        let start = b.sums();
+        assert_eq!(start.pattern, b.pattern);
+        assert_eq!(start.shapes, b.shape_sum);
+        assert_eq!(start.fitted, [[0; 2]; 2], "no fit, no fitted sums");
+        let point = |s: &str| Point::parse(s, 19).expect("point");
+        b.apply(Action::Place(point("N10"))).expect("legal");
+        assert_eq!(b.captured(1), 2, "N10 took the pair L10 M10");
+        let after_capture = b.sums();
+        assert_ne!(after_capture, start);
+        assert_eq!(b.parent_sums(), Some(start));
+        b.apply(Action::Place(point("C3"))).expect("legal");
+        assert_eq!(b.parent_sums(), Some(after_capture));
+        b.undo();
+        assert_eq!(b.sums(), after_capture);
+        assert_eq!(b.parent_sums(), Some(start));
+        b.undo();
+        assert_eq!(b.sums(), start);
+        assert_eq!(b.parent_sums(), None);
+    }
+
     #[test]
     fn captures_and_wins_are_seen_before_playing() {
         let g = game("pente", "K10 L10 A1 M10");
@@ -1288,17 +1350,22 @@ mod tests {
         }
         let hand = Board::new(&g);
         let mut fit = Board::new(&g);
-        assert_eq!(hand.fitted_shapes(1), None);
+        // The shapes' part of the evaluation for `me`: the points by their roles' values and
+        // the situation's value.
+        let shapes =
+            |b: &Board, me: u8| b.fitted_points(&b.sums(), me).map(|p| p + b.situation(me));
+        assert_eq!(shapes(&hand, 1), None);
+        assert_eq!(hand.situation(1), 0);
         assert!(fit.use_fit(odd_fit()));
         let sums = fitted_sums(&fit, odd_fit());
         assert_ne!(sums[0], hand.shape_sum);
         let mask = |me: u8| odd_fit().masks.as_ref().expect("masks")[fit.threat_mask(me)];
         assert_eq!(
-            fit.fitted_shapes(1),
+            shapes(&fit, 1),
             Some((sums[0][0] * 32 - sums[1][1] * 20) / 256 + mask(1))
         );
         assert_eq!(
-            fit.fitted_shapes(2),
+            shapes(&fit, 2),
             Some((sums[0][1] * 32 - sums[1][0] * 20) / 256 + mask(2))
         );
         assert_eq!(fit.shape_sum, hand.shape_sum);
@@ -1311,7 +1378,7 @@ mod tests {
             RuleSet::from_spec("renju opening=none").expect("spec"),
         ));
         assert!(!renju.use_fit(odd_fit()));
-        assert_eq!(renju.fitted_shapes(1), None);
+        assert_eq!(shapes(&renju, 1), None);
     }
 
     proptest::proptest! {

@@ -1,7 +1,7 @@
 //! The static evaluation of a position.
 
 use super::{Search, Tactics, WIN};
-use crate::engine::board::Board;
+use crate::engine::board::{Board, Sums};
 use crate::engine::patterns::Threat;
 
 pub(super) fn capture_value(n: u16, goal: u16) -> i32 {
@@ -21,10 +21,21 @@ pub(super) fn capture_value(n: u16, goal: u16) -> i32 {
 /// move plays its best threat first, unless the other side can make a four first. The offline
 /// fits (`crate::engine::tuning`) hold these while they weigh the shapes.
 pub(crate) fn line_terms(b: &Board, me: u8) -> i32 {
+    windows(&b.sums(), me) + tempo(b, me)
+}
+
+/// The windows of a position with these sums, for `me` to move (the mover's weighed a tenth
+/// more).
+fn windows(sums: &Sums, me: u8) -> i32 {
+    let (mi, oi) = (usize::from(me - 1), usize::from(2 - me));
+    sums.pattern[mi] * 11 / 10 - sums.pattern[oi]
+}
+
+/// The side to move plays its best threat first, unless the other side can make a four
+/// first.
+fn tempo(b: &Board, me: u8) -> i32 {
     let opp = 3 - me;
-    let (mi, oi) = (usize::from(me - 1), usize::from(opp - 1));
-    let windows = b.pattern[mi] * 11 / 10 - b.pattern[oi];
-    let tempo = if b.threats_at_least(opp, Threat::Four) > 0 {
+    if b.threats_at_least(opp, Threat::Four) > 0 {
         0
     } else if b.threats_at_least(me, Threat::OpenFour) > 0 {
         1_500
@@ -34,8 +45,38 @@ pub(crate) fn line_terms(b: &Board, me: u8) -> i32 {
         200
     } else {
         0
-    };
-    windows + tempo
+    }
+}
+
+/// The part of the evaluation that sums points and windows (no threats, no tempo) of a
+/// position with these sums, for `me` to move: the windows and the empty points' values,
+/// fitted where the board has a fit, else hand-made (the mover's over 8, the other's over
+/// 16).
+fn basic(b: &Board, sums: &Sums, me: u8) -> i32 {
+    let (mi, oi) = (usize::from(me - 1), usize::from(2 - me));
+    let points = b
+        .fitted_points(sums, me)
+        .unwrap_or_else(|| sums.shapes[mi] / 8 - sums.shapes[oi] / 16);
+    windows(sums, me) + points
+}
+
+/// The basic part of the evaluation for `me`, the side to move, blended with that of the
+/// position before the last move (seen from `me`'s side) by `parent_pct` percent, as
+/// Rapfi's classical evaluation averages the two (read, not copied): a sum of point values
+/// swings with whose turn it is, and the blend damps the swing from one ply to the next, so
+/// margins and windows that compare depths hold better. Without a parent (the search's
+/// first position) or at 0%, the position's own.
+pub(crate) fn blended_basic(b: &Board, me: u8, parent_pct: u32) -> i32 {
+    let now = basic(b, &b.sums(), me);
+    match b.parent_sums() {
+        Some(before) if parent_pct > 0 => {
+            let w = i64::from(parent_pct.min(100));
+            // The parent had the other side to move: its value for that side, negated.
+            let then = -basic(b, &before, 3 - me);
+            i32::try_from((i64::from(now) * (100 - w) + i64::from(then) * w) / 100).unwrap_or(now)
+        }
+        _ => now,
+    }
 }
 
 impl Search<'_> {
@@ -67,12 +108,9 @@ impl Search<'_> {
             return -(WIN - ply - 1);
         }
         let (mi, oi) = (usize::from(me - 1), usize::from(opp - 1));
-        // The shapes of the empty points (the moves each side has) beside the windows and the
-        // tempo.
-        let shapes = b
-            .fitted_shapes(me)
-            .unwrap_or_else(|| b.shape_sum[mi] / 8 - b.shape_sum[oi] / 16);
-        let mut s = line_terms(b, me) + shapes;
+        // The windows and the shapes of the empty points (the moves each side has), the
+        // tempo, and with a fit the value of the two sides' threats.
+        let mut s = blended_basic(b, me, self.style.smooth) + tempo(b, me) + b.situation(me);
         if b.captures != crate::rules::Captures::None {
             let goal = b.capture_win;
             let (cm, co) = (b.captured(me), b.captured(opp));
@@ -145,6 +183,52 @@ mod tests {
             );
             assert_eq!(evaluation(&g, false), e.today, "{moves}");
         }
+    }
+
+    /// The blend weighs the position before the last move as a fresh board of that position
+    /// values it for the side then to move, negated; at 0% or without a last move the
+    /// position's own; with and without a fit.
+    #[test]
+    fn the_blend_weighs_the_position_before_the_last_move() {
+        use crate::engine::board::Board;
+        use crate::rules::{Action, Point};
+        for with_fit in [false, true] {
+            let mut parent = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
+            for t in "H8 J9 H10 K10 G7 H9".split_whitespace() {
+                parent.apply_token(t).expect("legal");
+            }
+            let board = |g: &Game| {
+                let mut b = Board::new(g);
+                if with_fit {
+                    assert!(b.use_fit(fitted::fitted().expect("eval_sets.txt reads")));
+                }
+                b
+            };
+            let mut b = board(&parent);
+            assert_eq!(
+                super::blended_basic(&b, 1, 50),
+                super::blended_basic(&b, 1, 0)
+            );
+            b.apply(Action::Place(Point::parse("J7", 15).expect("point")))
+                .expect("legal");
+            let me = b.game.to_move();
+            assert_eq!(me, 2);
+            let now = super::blended_basic(&b, me, 0);
+            let then = super::blended_basic(&b, me, 100);
+            assert_eq!(then, -super::blended_basic(&board(&parent), 1, 0));
+            assert_ne!(now, then, "fit {with_fit}: black's J7 changed the sums");
+            assert_eq!(super::blended_basic(&b, me, 50), (now + then) / 2);
+            assert_eq!(
+                super::blended_basic(&b, me, 25),
+                (i64::from(now) * 75 + i64::from(then) * 25) as i32 / 100
+            );
+        }
+        let mut style = Style::for_level(Level::LIVE_MAX);
+        assert_eq!(style.smooth, 0, "off at every level");
+        style.set("smooth", "50").expect("smooth");
+        assert_eq!(style.smooth, 50);
+        assert!(style.set("smooth", "101").is_err());
+        assert!(style.set("smooth", "-1").is_err());
     }
 
     /// The fit is for five in a row without captures: Pente evaluates as before.

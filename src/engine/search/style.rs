@@ -147,6 +147,10 @@ pub struct Style {
     /// move from the table is searched a ply shallower; 0 turns it off. Off at every level:
     /// at 4, about half a ply deeper at equal nodes and no better against Rapfi (stop 50).
     pub iir: i32,
+    /// Percent of the evaluation's point and window sums taken from the position before the
+    /// last move instead of this one (`eval::blended_basic`; Rapfi blends half); 0 turns it
+    /// off.
+    pub smooth: u32,
 }
 
 /// `value` as a switch: `on`/`true` or `off`/`false`.
@@ -209,6 +213,7 @@ impl Style {
             "improving" => self.improving = bounded(value, 0, 100).ok_or_else(bad)? as u32,
             "lmr_trend" => self.lmr_trend = on_off(value).ok_or_else(bad)?,
             "iir" => self.iir = bounded(value, 0, 64).ok_or_else(bad)?,
+            "smooth" => self.smooth = bounded(value, 0, 100).ok_or_else(bad)? as u32,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -336,6 +341,7 @@ impl Style {
         improving: 50,
         lmr_trend: false,
         iir: 0,
+        smooth: 0,
     };
 
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning, late move
