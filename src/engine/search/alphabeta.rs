@@ -61,6 +61,8 @@ impl Search<'_> {
         let mut free = false;
         // Whether the side to move is not improving (`improving.rs`), at a free node.
         let mut worsening = false;
+        // Whether this free node will likely fail high (`style.fhr`).
+        let mut likely_high = false;
         let mut moves = match forced {
             Some(f) if !f.is_empty() => f,
             _ => match self.defences(me, &cands, &tac) {
@@ -77,6 +79,7 @@ impl Search<'_> {
                     }
                     free = true;
                     worsening = trend.is_some_and(|t| !t.1);
+                    likely_high = reduce::likely_high(&self.style, trend, depth, null_window, beta);
                     if self.style.iir > 0 && depth >= self.style.iir && tt_move == u16::MAX {
                         // Internal iterative reduction: a free node the table knows nothing
                         // of is likely off any line that mattered before; searched a ply
@@ -103,7 +106,7 @@ impl Search<'_> {
         if let Some(k) = moves.iter().position(|c| c.cell == tt_move) {
             moves[..=k].rotate_right(1);
         }
-        let (child_depth, child_ext) = if (is_forced || answers_three) && ext > 0 {
+        let (mut child_depth, child_ext) = if (is_forced || answers_three) && ext > 0 {
             (depth.max(0), ext - 1)
         } else {
             (depth - 1, ext)
@@ -129,20 +132,30 @@ impl Search<'_> {
             } else {
                 0
             };
+            // A node likely to fail high searches its moves a ply shallower, fours apart: the
+            // depth the move is searched to, re-searches included.
+            let depth_m = if likely_high
+                && self.b.threat_at(usize::from(m.cell), me) < crate::engine::patterns::Threat::Four
+            {
+                (child_depth - 1).max(0)
+            } else {
+                child_depth
+            };
+            let r = r.min(depth_m.max(0));
             if self.b.apply(Action::Place(p)).is_err() {
                 continue;
             }
             let score = if k == 0 {
-                -self.negamax(child_depth, -beta, -alpha, ply + 1, child_ext)
+                -self.negamax(depth_m, -beta, -alpha, ply + 1, child_ext)
             } else {
-                let mut s = -self.negamax(child_depth - r, -alpha - 1, -alpha, ply + 1, child_ext);
+                let mut s = -self.negamax(depth_m - r, -alpha - 1, -alpha, ply + 1, child_ext);
                 if r > 0 && s > alpha && !self.stopped {
                     // The shallow look says this late move beats the best so far: check it at
                     // full depth before believing it.
-                    s = -self.negamax(child_depth, -alpha - 1, -alpha, ply + 1, child_ext);
+                    s = -self.negamax(depth_m, -alpha - 1, -alpha, ply + 1, child_ext);
                 }
                 if s > alpha && s < beta && !self.stopped {
-                    -self.negamax(child_depth, -beta, -alpha, ply + 1, child_ext)
+                    -self.negamax(depth_m, -beta, -alpha, ply + 1, child_ext)
                 } else {
                     s
                 }
@@ -157,6 +170,11 @@ impl Search<'_> {
             }
             if score > alpha {
                 alpha = score;
+                if reduce::alpha_reduces(&self.style, free, depth, alpha, beta) {
+                    // A move has raised alpha: the ones after it, less likely to do better,
+                    // are searched a ply shallower (Rapfi's rule).
+                    child_depth = (child_depth - 1).max(0);
+                }
             }
             if alpha >= beta {
                 if quiet && self.style.history > 0 {

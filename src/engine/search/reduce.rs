@@ -42,6 +42,35 @@ pub(super) fn trend_reduction(style: &Style, r: i32, worsening: bool, child_dept
     }
 }
 
+/// Whether a free node (nothing forced, no three to answer) off the principal variation
+/// (`null_window`) will likely fail high: its evaluation (`trend`, from `improving.rs`)
+/// stands at least `style.fhr` a ply above `beta`, and neither is a win or a loss. Its
+/// moves that make no four are then searched a ply shallower.
+pub(super) fn likely_high(
+    style: &Style,
+    trend: Option<(i32, bool)>,
+    depth: i32,
+    null_window: bool,
+    beta: i32,
+) -> bool {
+    let Some((eval, _)) = trend else {
+        return false;
+    };
+    style.fhr > 0
+        && null_window
+        && depth >= 2
+        && beta.abs() < WIN_MIN
+        && eval.abs() < WIN_MIN
+        && eval >= beta + style.fhr * depth
+}
+
+/// Whether a free node whose alpha a move has just raised to `alpha` (still below `beta`)
+/// searches the moves after it a ply shallower (`style.air`): with 3 to 11 plies left and
+/// no win or loss in sight.
+pub(super) fn alpha_reduces(style: &Style, free: bool, depth: i32, alpha: i32, beta: i32) -> bool {
+    style.air && free && alpha < beta && (3..12).contains(&depth) && alpha.abs() < 2_000
+}
+
 /// How many candidates a node where nothing is forced searches with `depth` plies left:
 /// `width` when move count pruning is off (`style.mcp` = 0), else at most `mcp` + depth^1.32
 /// (rounded down), so 1 + `mcp` at the last ply and the full width from about 7 plies left.
@@ -259,6 +288,83 @@ mod tests {
         assert_eq!((deep_only, depth), (plain, Some(5)));
     }
 
+    /// A node is likely to fail high only off the principal variation, with a trend, two
+    /// plies or more left, no win or loss in sight, and its evaluation `fhr` a ply above beta.
+    #[test]
+    fn likely_to_fail_high_only_far_above_beta_off_the_pv() {
+        let mut st = Style::for_level(Level::MAX);
+        assert_eq!((st.fhr, st.air), (0, false), "off at every level");
+        assert!(!likely_high(&st, Some((500, true)), 4, true, 0), "off");
+        st.fhr = 15;
+        assert!(
+            likely_high(&st, Some((60, false)), 4, true, 0),
+            "60 = 15 x 4"
+        );
+        assert!(!likely_high(&st, Some((59, false)), 4, true, 0));
+        assert!(likely_high(&st, Some((160, true)), 4, true, 100));
+        assert!(!likely_high(&st, None, 4, true, 0), "no evaluation read");
+        assert!(
+            !likely_high(&st, Some((500, true)), 4, false, 0),
+            "on the PV"
+        );
+        assert!(
+            !likely_high(&st, Some((500, true)), 1, true, 0),
+            "one ply left"
+        );
+        assert!(
+            !likely_high(&st, Some((WIN_MIN, true)), 4, true, 0),
+            "a win"
+        );
+        assert!(
+            !likely_high(&st, Some((500, true)), 4, true, -WIN_MIN),
+            "a loss"
+        );
+    }
+
+    #[test]
+    fn a_raised_alpha_reduces_only_free_nodes_between_3_and_11_plies() {
+        let mut st = Style::for_level(Level::MAX);
+        assert!(!alpha_reduces(&st, true, 5, 10, 50), "off");
+        st.air = true;
+        assert!(alpha_reduces(&st, true, 5, 10, 50));
+        assert!(alpha_reduces(&st, true, 3, -1_999, 50));
+        assert!(alpha_reduces(&st, true, 11, 10, 50));
+        assert!(!alpha_reduces(&st, false, 5, 10, 50), "forced or answering");
+        assert!(!alpha_reduces(&st, true, 2, 10, 50));
+        assert!(!alpha_reduces(&st, true, 12, 10, 50));
+        assert!(!alpha_reduces(&st, true, 5, 50, 50), "a cut-off");
+        assert!(!alpha_reduces(&st, true, 5, 2_000, 3_000), "a win in sight");
+    }
+
+    /// Each of the two reductions makes a fixed-depth search of a quiet position cheaper, and
+    /// it still returns a move.
+    #[test]
+    fn fail_high_and_alpha_reductions_search_fewer_nodes() {
+        let g = gomoku("H8 J9 G7 J7 J8");
+        let run = |fhr: i32, air: bool| {
+            let mut tt = Table::new(16);
+            let mut st = Style::for_level(Level::MAX);
+            st.fhr = fhr;
+            st.air = air;
+            let limits = Limits {
+                time: Duration::from_secs(600),
+                nodes: u64::MAX,
+            };
+            let mut s = Search::threats(&mut tt, st, &g, limits, Instant::now()).expect("in play");
+            s.negamax(6, -super::super::INF, super::super::INF, 0, 0);
+            let best = s.tt.probe(s.b.key()).map(|e| e.best);
+            (s.nodes, best.is_some_and(|b| b != u16::MAX))
+        };
+        let (plain, moved) = run(0, false);
+        assert!(moved);
+        let (fhr, moved) = run(10, false);
+        assert!(moved);
+        assert!(fhr < plain, "fhr: {fhr} nodes against {plain}");
+        let (air, moved) = run(0, true);
+        assert!(moved);
+        assert!(air < plain, "air: {air} nodes against {plain}");
+    }
+
     #[test]
     fn the_knobs_are_style_settings() {
         let mut s = style(0, 0);
@@ -273,6 +379,11 @@ mod tests {
         assert_eq!(s.iir, 4);
         assert!(s.set("iir", "-2").is_err());
         assert!(s.set("iir", "99").is_err());
+        s.set("fhr", "15").expect("fhr");
+        s.set("air", "on").expect("air");
+        assert_eq!((s.fhr, s.air), (15, true));
+        assert!(s.set("fhr", "-1").is_err());
+        assert!(s.set("air", "2").is_err());
     }
 
     #[test]

@@ -151,6 +151,15 @@ pub struct Style {
     /// last move instead of this one (`eval::blended_basic`; Rapfi blends half); 0 turns it
     /// off.
     pub smooth: u32,
+    /// Fail-high reduction: at a free node off the principal variation whose evaluation
+    /// stands at least this much a ply above `beta`, every move that does not make a four is
+    /// searched a ply shallower (it will likely fail high anyway; Rapfi's rule, read, not
+    /// copied); 0 turns it off. Needs `improving`, which evaluates the free nodes.
+    pub fhr: i32,
+    /// Whether, once a move at a free node has raised alpha (below `beta`, 3 to 11 plies
+    /// left), the moves after it are searched a ply shallower (Rapfi's "alpha improvement"
+    /// reduction).
+    pub air: bool,
 }
 
 /// `value` as a switch: `on`/`true` or `off`/`false`.
@@ -214,6 +223,8 @@ impl Style {
             "lmr_trend" => self.lmr_trend = on_off(value).ok_or_else(bad)?,
             "iir" => self.iir = bounded(value, 0, 64).ok_or_else(bad)?,
             "smooth" => self.smooth = bounded(value, 0, 100).ok_or_else(bad)? as u32,
+            "fhr" => self.fhr = bounded(value, 0, 1000).ok_or_else(bad)?,
+            "air" => self.air = on_off(value).ok_or_else(bad)?,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -233,6 +244,8 @@ impl Style {
             improving: 0,
             lmr_trend: false,
             iir: 0,
+            fhr: 0,
+            air: false,
             ..self
         }
     }
@@ -342,6 +355,8 @@ impl Style {
         lmr_trend: false,
         iir: 0,
         smooth: 0,
+        fhr: 0,
+        air: false,
     };
 
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning, late move
@@ -359,6 +374,8 @@ impl Style {
         improving: 0,
         lmr_trend: false,
         iir: 0,
+        fhr: 0,
+        air: false,
         ..Style::STRONGEST
     };
 }
