@@ -3,6 +3,11 @@
 use super::*;
 
 impl Search<'_> {
+    /// The principal-variation search of the position on the board, `depth` plies left
+    /// (`ext` extensions left for forced lines), between `alpha` and `beta`. `cut`: whether
+    /// the node is expected to fail high (a null-window node whose parent expects to fail
+    /// low, as Stockfish and Rapfi track it), where `style.cut_lmr` reduces late moves more.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn negamax(
         &mut self,
         mut depth: i32,
@@ -10,6 +15,7 @@ impl Search<'_> {
         beta: i32,
         ply: i32,
         ext: i32,
+        cut: bool,
     ) -> i32 {
         if self.tick() {
             return 0;
@@ -142,20 +148,31 @@ impl Search<'_> {
                 child_depth
             };
             let r = r.min(depth_m.max(0));
+            // At a node expected to fail high the moves after the first that make and stop
+            // no threat lose `cut_lmr` plies more, as long as a ply is left.
+            let r = if cut && quiet && k > 0 && m.cell != tt_move && self.style.cut_lmr > 0 {
+                (r + self.style.cut_lmr).min(depth_m - 1).max(r)
+            } else {
+                r
+            };
             if self.b.apply(Action::Place(p)).is_err() {
                 continue;
             }
             let score = if k == 0 {
-                -self.negamax(depth_m, -beta, -alpha, ply + 1, child_ext)
+                // On a null window the first child is expected to do the opposite of this
+                // node; on the principal variation it is on it too.
+                let child_cut = beta - alpha == 1 && !cut;
+                -self.negamax(depth_m, -beta, -alpha, ply + 1, child_ext, child_cut)
             } else {
-                let mut s = -self.negamax(depth_m - r, -alpha - 1, -alpha, ply + 1, child_ext);
+                let mut s =
+                    -self.negamax(depth_m - r, -alpha - 1, -alpha, ply + 1, child_ext, true);
                 if r > 0 && s > alpha && !self.stopped {
                     // The shallow look says this late move beats the best so far: check it at
                     // full depth before believing it.
-                    s = -self.negamax(depth_m, -alpha - 1, -alpha, ply + 1, child_ext);
+                    s = -self.negamax(depth_m, -alpha - 1, -alpha, ply + 1, child_ext, !cut);
                 }
                 if s > alpha && s < beta && !self.stopped {
-                    -self.negamax(depth_m, -beta, -alpha, ply + 1, child_ext)
+                    -self.negamax(depth_m, -beta, -alpha, ply + 1, child_ext, false)
                 } else {
                     s
                 }
@@ -317,14 +334,15 @@ impl Search<'_> {
                     continue;
                 }
                 let score = if k == 0 || exact_all {
-                    -self.negamax(depth - 1, -INF, INF, 1, EXTENSIONS)
+                    -self.negamax(depth - 1, -INF, INF, 1, EXTENSIONS, false)
                 } else {
-                    let mut s = -self.negamax(depth - 1 - r, -alpha - 1, -alpha, 1, EXTENSIONS);
+                    let mut s =
+                        -self.negamax(depth - 1 - r, -alpha - 1, -alpha, 1, EXTENSIONS, true);
                     if r > 0 && s > alpha && !self.stopped {
-                        s = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, EXTENSIONS);
+                        s = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, EXTENSIONS, true);
                     }
                     if s > alpha {
-                        -self.negamax(depth - 1, -INF, -alpha, 1, EXTENSIONS)
+                        -self.negamax(depth - 1, -INF, -alpha, 1, EXTENSIONS, false)
                     } else {
                         s
                     }
@@ -762,7 +780,7 @@ mod tests {
             nodes: 10_000_000,
         };
         let mut s = Search::threats(&mut tt, style, &g, limits, Instant::now()).expect("search");
-        s.negamax(2, -INF, INF, 1, 0);
+        s.negamax(2, -INF, INF, 1, 0, false);
         s.nodes
     }
 

@@ -36,7 +36,7 @@ impl Search<'_> {
             self.qfours_used += 1;
             // The opponent's node sees the four and searches its forced answers (depth 0,
             // one extension spent), then this side's node is a quiet leaf again.
-            let score = -self.negamax(0, -beta, -alpha, ply + 1, ext);
+            let score = -self.negamax(0, -beta, -alpha, ply + 1, ext, false);
             self.qfours_used -= 1;
             self.b.undo();
             if self.stopped {

@@ -153,7 +153,7 @@ impl Search<'_> {
 
     /// Reverse futility pruning (`style.rfp`): the static evaluation of a free node (nothing
     /// forced, no three to answer) off the principal variation (`null_window`) when it stands
-    /// at least `rfp` a ply above `beta` with at most 6 plies left (a ply fewer when the
+    /// at least `rfp` a ply above `beta` with at most `rfp_plies` plies left (a ply fewer when the
     /// side to move is improving). `trend`: the node's evaluation and whether it is improving,
     /// when `Search::improving` has them already (see `improving.rs`); else the evaluation
     /// is read here. `None` to search on.
@@ -169,7 +169,11 @@ impl Search<'_> {
         trend: Option<(i32, bool)>,
     ) -> Option<i32> {
         let margin = self.style.rfp;
-        if margin == 0 || !null_window || !(1..=6).contains(&depth) || beta.abs() >= WIN_MIN {
+        if margin == 0
+            || !null_window
+            || !(1..=self.style.rfp_plies).contains(&depth)
+            || beta.abs() >= WIN_MIN
+        {
             return None;
         }
         let eval = trend.map_or_else(|| self.evaluate(me, tac, ply), |t| t.0);
@@ -274,7 +278,7 @@ mod tests {
                 nodes: u64::MAX,
             };
             let mut s = Search::threats(&mut tt, st, &g, limits, Instant::now()).expect("in play");
-            s.negamax(5, -super::super::INF, super::super::INF, 0, 0);
+            s.negamax(5, -super::super::INF, super::super::INF, 0, 0, false);
             let stored = s.tt.probe(s.b.key()).map(|e| e.depth);
             (s.nodes, stored)
         };
@@ -293,7 +297,11 @@ mod tests {
     #[test]
     fn likely_to_fail_high_only_far_above_beta_off_the_pv() {
         let mut st = Style::for_level(Level::MAX);
-        assert_eq!((st.fhr, st.air), (0, false), "off at every level");
+        assert_eq!(
+            (st.fhr, st.air, st.cut_lmr),
+            (0, false, 0),
+            "off at every level"
+        );
         assert!(!likely_high(&st, Some((500, true)), 4, true, 0), "off");
         st.fhr = 15;
         assert!(
@@ -336,25 +344,27 @@ mod tests {
         assert!(!alpha_reduces(&st, true, 5, 2_000, 3_000), "a win in sight");
     }
 
-    /// Each of the two reductions makes a fixed-depth search of a quiet position cheaper, and
-    /// it still returns a move.
+    /// Each of the three reductions makes a fixed-depth search of a quiet position cheaper,
+    /// and it still returns a move.
     #[test]
-    fn fail_high_and_alpha_reductions_search_fewer_nodes() {
+    fn fail_high_alpha_and_cut_node_reductions_search_fewer_nodes() {
         let g = gomoku("H8 J9 G7 J7 J8");
-        let run = |fhr: i32, air: bool| {
+        let run_with = |fhr: i32, air: bool, cut_lmr: i32| {
             let mut tt = Table::new(16);
             let mut st = Style::for_level(Level::MAX);
             st.fhr = fhr;
             st.air = air;
+            st.cut_lmr = cut_lmr;
             let limits = Limits {
                 time: Duration::from_secs(600),
                 nodes: u64::MAX,
             };
             let mut s = Search::threats(&mut tt, st, &g, limits, Instant::now()).expect("in play");
-            s.negamax(6, -super::super::INF, super::super::INF, 0, 0);
+            s.negamax(6, -super::super::INF, super::super::INF, 0, 0, false);
             let best = s.tt.probe(s.b.key()).map(|e| e.best);
             (s.nodes, best.is_some_and(|b| b != u16::MAX))
         };
+        let run = |fhr: i32, air: bool| run_with(fhr, air, 0);
         let (plain, moved) = run(0, false);
         assert!(moved);
         let (fhr, moved) = run(10, false);
@@ -363,6 +373,9 @@ mod tests {
         let (air, moved) = run(0, true);
         assert!(moved);
         assert!(air < plain, "air: {air} nodes against {plain}");
+        let (cut, moved) = run_with(0, false, 1);
+        assert!(moved);
+        assert!(cut < plain, "cut_lmr: {cut} nodes against {plain}");
     }
 
     #[test]
@@ -384,6 +397,13 @@ mod tests {
         assert_eq!((s.fhr, s.air), (15, true));
         assert!(s.set("fhr", "-1").is_err());
         assert!(s.set("air", "2").is_err());
+        assert_eq!(s.rfp_plies, 6);
+        s.set("rfp_plies", "12").expect("rfp_plies");
+        assert_eq!(s.rfp_plies, 12);
+        assert!(s.set("rfp_plies", "0").is_err());
+        s.set("cut_lmr", "2").expect("cut_lmr");
+        assert_eq!(s.cut_lmr, 2);
+        assert!(s.set("cut_lmr", "9").is_err());
     }
 
     #[test]
@@ -496,6 +516,13 @@ mod tests {
             None,
             "too far from the leaves"
         );
+        s.style.rfp_plies = 7;
+        assert_eq!(
+            s.futile(1, &tac, 7, true, eval - 420, 3, None),
+            Some(eval),
+            "unless told"
+        );
+        s.style.rfp_plies = 6;
         assert_eq!(
             s.futile(1, &tac, 0, true, eval - 1_000, 3, None),
             None,

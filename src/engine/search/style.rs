@@ -97,10 +97,13 @@ pub struct Style {
     /// off.
     pub mcp: usize,
     /// Reverse futility pruning: at a node off the principal variation where nothing is
-    /// forced, with at most 6 plies left, a static evaluation at least this much per ply
-    /// above beta is taken as the node's score without a search (the side to move is so far
-    /// ahead that a search would find a move that keeps it there); 0 turns it off.
+    /// forced, with at most `rfp_plies` plies left, a static evaluation at least this much per
+    /// ply above beta is taken as the node's score without a search (the side to move is so
+    /// far ahead that a search would find a move that keeps it there); 0 turns it off.
     pub rfp: i32,
+    /// The most plies left at which reverse futility prunes (6 at every level; Rapfi's has
+    /// no such limit).
+    pub rfp_plies: i32,
     /// Whether the opening book (`src/engine/book.txt`) answers the positions it covers,
     /// without a search.
     pub book: bool,
@@ -160,6 +163,9 @@ pub struct Style {
     /// left), the moves after it are searched a ply shallower (Rapfi's "alpha improvement"
     /// reduction).
     pub air: bool,
+    /// Plies more a late move that makes and stops no threat loses at a node expected to
+    /// fail high (Rapfi adds 1.8 there); 0 turns it off.
+    pub cut_lmr: i32,
 }
 
 /// `value` as a switch: `on`/`true` or `off`/`false`.
@@ -213,6 +219,7 @@ impl Style {
             "wide_plies" => self.wide_plies = bounded(value, 0, 8).ok_or_else(bad)?,
             "mcp" => self.mcp = bounded(value, 0, 64).ok_or_else(bad)? as usize,
             "rfp" => self.rfp = bounded(value, 0, 10_000).ok_or_else(bad)?,
+            "rfp_plies" => self.rfp_plies = bounded(value, 1, 64).ok_or_else(bad)?,
             "book" => self.book = on_off(value).ok_or_else(bad)?,
             "prune_captures" => self.prune_captures = on_off(value).ok_or_else(bad)?,
             "policy" => self.policy = on_off(value).ok_or_else(bad)?,
@@ -225,6 +232,7 @@ impl Style {
             "smooth" => self.smooth = bounded(value, 0, 100).ok_or_else(bad)? as u32,
             "fhr" => self.fhr = bounded(value, 0, 1000).ok_or_else(bad)?,
             "air" => self.air = on_off(value).ok_or_else(bad)?,
+            "cut_lmr" => self.cut_lmr = bounded(value, 0, 8).ok_or_else(bad)?,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -246,6 +254,7 @@ impl Style {
             iir: 0,
             fhr: 0,
             air: false,
+            cut_lmr: 0,
             ..self
         }
     }
@@ -345,6 +354,7 @@ impl Style {
         wide_plies: 2,
         mcp: 1,
         rfp: 60,
+        rfp_plies: 6,
         book: true,
         prune_captures: false,
         policy: false,
@@ -357,6 +367,7 @@ impl Style {
         smooth: 0,
         fhr: 0,
         air: false,
+        cut_lmr: 0,
     };
 
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning, late move
@@ -376,6 +387,7 @@ impl Style {
         iir: 0,
         fhr: 0,
         air: false,
+        cut_lmr: 0,
         ..Style::STRONGEST
     };
 }
