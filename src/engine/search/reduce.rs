@@ -265,22 +265,29 @@ mod tests {
         assert!(s.set("lmr_trend", "maybe").is_err());
     }
 
+    /// A search of `g` from its root to `depth` plies with no limit: the nodes it took and
+    /// what the table then holds of the root (its depth and best move).
+    fn fixed_depth(g: &Game, style: Style, depth: i32) -> (u64, Option<(i8, u16)>) {
+        let mut tt = Table::new(16);
+        let limits = Limits {
+            time: Duration::from_secs(600),
+            nodes: u64::MAX,
+        };
+        let mut s = Search::threats(&mut tt, style, g, limits, Instant::now()).expect("in play");
+        s.negamax(depth, -super::super::INF, super::super::INF, 0, 0, false);
+        let stored = s.tt.probe(s.b.key()).map(|e| (e.depth, e.best));
+        (s.nodes, stored)
+    }
+
     #[test]
     fn a_free_node_the_table_does_not_know_is_searched_a_ply_shallower_with_iir() {
         // A quiet position: nothing forced, no three to answer.
         let g = gomoku("H8 J9 G7");
         let run = |iir: i32| {
-            let mut tt = Table::new(16);
             let mut st = Style::for_level(Level::MAX);
             st.iir = iir;
-            let limits = Limits {
-                time: Duration::from_secs(600),
-                nodes: u64::MAX,
-            };
-            let mut s = Search::threats(&mut tt, st, &g, limits, Instant::now()).expect("in play");
-            s.negamax(5, -super::super::INF, super::super::INF, 0, 0, false);
-            let stored = s.tt.probe(s.b.key()).map(|e| e.depth);
-            (s.nodes, stored)
+            let (nodes, stored) = fixed_depth(&g, st, 5);
+            (nodes, stored.map(|(depth, _)| depth))
         };
         let (plain, plain_depth) = run(0);
         let (reduced, reduced_depth) = run(4);
@@ -350,19 +357,12 @@ mod tests {
     fn fail_high_alpha_and_cut_node_reductions_search_fewer_nodes() {
         let g = gomoku("H8 J9 G7 J7 J8");
         let run_with = |fhr: i32, air: bool, cut_lmr: i32| {
-            let mut tt = Table::new(16);
             let mut st = Style::for_level(Level::MAX);
             st.fhr = fhr;
             st.air = air;
             st.cut_lmr = cut_lmr;
-            let limits = Limits {
-                time: Duration::from_secs(600),
-                nodes: u64::MAX,
-            };
-            let mut s = Search::threats(&mut tt, st, &g, limits, Instant::now()).expect("in play");
-            s.negamax(6, -super::super::INF, super::super::INF, 0, 0, false);
-            let best = s.tt.probe(s.b.key()).map(|e| e.best);
-            (s.nodes, best.is_some_and(|b| b != u16::MAX))
+            let (nodes, stored) = fixed_depth(&g, st, 6);
+            (nodes, stored.is_some_and(|(_, best)| best != u16::MAX))
         };
         let run = |fhr: i32, air: bool| run_with(fhr, air, 0);
         let (plain, moved) = run(0, false);
