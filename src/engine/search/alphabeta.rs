@@ -140,18 +140,11 @@ impl Search<'_> {
             };
             // A node likely to fail high searches its moves a ply shallower, fours apart: the
             // depth the move is searched to, re-searches included.
-            let depth_m = if likely_high
-                && self.b.threat_at(usize::from(m.cell), me) < crate::engine::patterns::Threat::Four
-            {
-                (child_depth - 1).max(0)
-            } else {
-                child_depth
-            };
+            let depth_m = self.move_depth(me, m.cell, child_depth, likely_high);
             let r = r.min(depth_m.max(0));
-            // At a node expected to fail high the moves after the first that make and stop
-            // no threat lose `cut_lmr` plies more, as long as a ply is left.
-            let r = if cut && quiet && k > 0 && m.cell != tt_move && self.style.cut_lmr > 0 {
-                (r + self.style.cut_lmr).min(depth_m - 1).max(r)
+            // At a node expected to fail high the quiet moves after the first lose more.
+            let r = if quiet && k > 0 && m.cell != tt_move {
+                reduce::cut_reduction(&self.style, r, cut, depth_m)
             } else {
                 r
             };

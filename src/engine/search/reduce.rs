@@ -36,10 +36,26 @@ pub(super) fn reduction(style: &Style, depth: i32, index: usize, tactical: bool)
 /// less than `r`, and nothing added to a move that is not reduced.
 pub(super) fn trend_reduction(style: &Style, r: i32, worsening: bool, child_depth: i32) -> i32 {
     if r > 0 && worsening && style.lmr_trend {
-        (r + 1).min(child_depth - 1).max(r)
+        more_plies(r, 1, child_depth)
     } else {
         r
     }
+}
+
+/// The reduction `r` of a late move that makes and stops no threat, searched after the first
+/// at a node expected to fail high (`cut`): `style.cut_lmr` plies more.
+pub(super) fn cut_reduction(style: &Style, r: i32, cut: bool, child_depth: i32) -> i32 {
+    if cut && style.cut_lmr > 0 {
+        more_plies(r, style.cut_lmr, child_depth)
+    } else {
+        r
+    }
+}
+
+/// `r` plies of reduction and `extra` more, as long as the reduced search keeps at least one
+/// ply of `child_depth`; never less than `r`.
+fn more_plies(r: i32, extra: i32, child_depth: i32) -> i32 {
+    (r + extra).min(child_depth - 1).max(r)
 }
 
 /// Whether a free node (nothing forced, no three to answer) off the principal variation
@@ -149,6 +165,17 @@ impl Search<'_> {
             return true;
         }
         b.captures_both(i) != [0, 0]
+    }
+
+    /// The depth `me`'s move on `cell` is searched to from a node whose children have
+    /// `child_depth` plies: a ply less at a node likely to fail high (`likely_high`) unless
+    /// the move makes a four.
+    pub(super) fn move_depth(&self, me: u8, cell: u16, child_depth: i32, likely_high: bool) -> i32 {
+        if likely_high && self.b.threat_at(usize::from(cell), me) < Threat::Four {
+            (child_depth - 1).max(0)
+        } else {
+            child_depth
+        }
     }
 
     /// Reverse futility pruning (`style.rfp`): the static evaluation of a free node (nothing
