@@ -22,6 +22,7 @@ mod opening;
 mod per_ply;
 mod quiesce;
 mod reduce;
+mod root;
 mod style;
 mod threats;
 
@@ -138,7 +139,7 @@ impl Engine {
             level,
             style,
             rng: StdRng::seed_from_u64(seed),
-            tt: Table::new(18),
+            tt: Table::new(style.tt_bits),
             info: SearchInfo::default(),
         }
     }
