@@ -104,6 +104,12 @@ impl Table {
         self.ages[slot] = self.age;
     }
 
+    /// How many slots it has.
+    #[cfg(test)]
+    pub(crate) fn slots(&self) -> usize {
+        self.slots.len()
+    }
+
     /// Forgets everything.
     pub(crate) fn clear(&mut self) {
         self.slots.iter_mut().for_each(|s| *s = None);

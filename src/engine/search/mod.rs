@@ -553,6 +553,20 @@ fn from_tt(score: i32, ply: i32) -> i32 {
 mod tests {
     use super::eval::capture_value;
     use super::*;
+
+    #[test]
+    fn the_table_has_the_size_the_style_asks_for() {
+        let level = Level::new(5).expect("level");
+        let mut style = Style::for_level(level);
+        assert_eq!(style.tt_bits, 18, "today's size at level 5");
+        assert_eq!(Engine::with_style(level, style, 1).tt.slots(), 1 << 18);
+        style.set("tt_bits", "12").expect("tt_bits");
+        assert_eq!(Engine::with_style(level, style, 1).tt.slots(), 1 << 12);
+        for bad in ["9", "27", "-1", "big"] {
+            assert!(style.set("tt_bits", bad).is_err(), "{bad}");
+        }
+        assert_eq!(style.tt_bits, 12, "a refused value changes nothing");
+    }
     use crate::rules::RuleSet;
 
     fn game(spec: &str, moves: &str) -> Game {
