@@ -392,95 +392,30 @@ mod tests {
         assert_eq!(kept, l8);
     }
 
+    /// `start_iteration` in milliseconds: elapsed, last, before, soft, stop, finish.
+    fn starts(elapsed: u64, last: u64, before: Option<u64>, soft: u64, stop: u64, f: u32) -> bool {
+        start_iteration(ms(elapsed), ms(last), before.map(ms), ms(soft), ms(stop), f)
+    }
+
     #[test]
     fn no_iteration_starts_after_the_soft_stop() {
-        assert!(start_iteration(
-            ms(100),
-            ms(10),
-            None,
-            ms(1100),
-            ms(1400),
-            0
-        ));
-        assert!(!start_iteration(
-            ms(1100),
-            ms(1),
-            None,
-            ms(1100),
-            ms(1400),
-            0
-        ));
-        assert!(!start_iteration(
-            ms(1200),
-            ms(1),
-            Some(ms(1)),
-            ms(1100),
-            ms(1400),
-            100
-        ));
+        assert!(starts(100, 10, None, 1100, 1400, 0));
+        assert!(!starts(1100, 1, None, 1100, 1400, 0));
+        assert!(!starts(1200, 1, Some(1), 1100, 1400, 100));
     }
 
     #[test]
     fn the_next_iteration_starts_when_it_is_expected_to_finish() {
         // 200 ms after 100 ms: growth 2, 400 ms more from 500 ms ends at 900 ms.
-        assert!(start_iteration(
-            ms(500),
-            ms(200),
-            Some(ms(100)),
-            ms(1400),
-            ms(900),
-            100
-        ));
-        assert!(!start_iteration(
-            ms(501),
-            ms(200),
-            Some(ms(100)),
-            ms(1400),
-            ms(900),
-            100
-        ));
+        assert!(starts(500, 200, Some(100), 1400, 900, 100));
+        assert!(!starts(501, 200, Some(100), 1400, 900, 100));
         // Half of it is enough with finish = 50.
-        assert!(start_iteration(
-            ms(700),
-            ms(200),
-            Some(ms(100)),
-            ms(1400),
-            ms(900),
-            50
-        ));
+        assert!(starts(700, 200, Some(100), 1400, 900, 50));
         // A wild ratio is clamped (at most 6, at least 1.5).
-        assert!(start_iteration(
-            ms(100),
-            ms(100),
-            Some(ms(1)),
-            ms(1400),
-            ms(700),
-            100
-        ));
-        assert!(!start_iteration(
-            ms(100),
-            ms(100),
-            Some(ms(1)),
-            ms(1400),
-            ms(699),
-            100
-        ));
-        assert!(start_iteration(
-            ms(100),
-            ms(100),
-            Some(ms(90)),
-            ms(1400),
-            ms(250),
-            100
-        ));
-        assert!(!start_iteration(
-            ms(100),
-            ms(100),
-            Some(ms(90)),
-            ms(1400),
-            ms(249),
-            100
-        ));
+        assert!(starts(100, 100, Some(1), 1400, 700, 100));
+        assert!(!starts(100, 100, Some(1), 1400, 699, 100));
+        assert!(starts(100, 100, Some(90), 1400, 250, 100));
+        assert!(!starts(100, 100, Some(90), 1400, 249, 100));
         // An earlier iteration too short to measure gives the default growth, 3.
         let tiny = Some(Duration::from_micros(100));
         assert!(start_iteration(
@@ -499,14 +434,7 @@ mod tests {
             ms(399),
             100
         ));
-        assert!(!start_iteration(
-            ms(100),
-            ms(100),
-            None,
-            ms(1400),
-            ms(399),
-            100
-        ));
+        assert!(!starts(100, 100, None, 1400, 399, 100));
     }
 
     proptest! {
