@@ -553,6 +553,7 @@ fn from_tt(score: i32, ply: i32) -> i32 {
 mod tests {
     use super::eval::capture_value;
     use super::*;
+    use crate::rules::RuleSet;
 
     #[test]
     fn the_table_has_the_size_the_style_asks_for() {
@@ -567,7 +568,6 @@ mod tests {
         }
         assert_eq!(style.tt_bits, 12, "a refused value changes nothing");
     }
-    use crate::rules::RuleSet;
 
     fn game(spec: &str, moves: &str) -> Game {
         let mut g = Game::new(RuleSet::from_spec(spec).expect("spec"));
