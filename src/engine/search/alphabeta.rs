@@ -83,6 +83,9 @@ impl Search<'_> {
                     if let Some(s) = self.futile(me, &tac, depth, null_window, beta, ply, trend) {
                         return s;
                     }
+                    if let Some(s) = self.razor(me, &tac, depth, null_window, alpha, ply, trend) {
+                        return s;
+                    }
                     free = true;
                     worsening = trend.is_some_and(|t| !t.1);
                     likely_high = reduce::likely_high(&self.style, trend, depth, null_window, beta);

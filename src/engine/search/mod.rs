@@ -21,6 +21,7 @@ mod movegen;
 mod opening;
 mod per_ply;
 mod quiesce;
+mod razor;
 mod reduce;
 mod root;
 mod style;

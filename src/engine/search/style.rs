@@ -169,6 +169,10 @@ pub struct Style {
     /// The transposition table's size, as a power of two of its slots (16 bytes and an age
     /// byte each): 18 is 4.5 MB, 22 is 71 MB.
     pub tt_bits: u32,
+    /// Razoring (`razor.rs`): at a free node off the principal variation with one or two
+    /// plies left, an evaluation more than this much a ply below alpha fails low at once
+    /// unless the side to move wins by continuous fours; 0 turns it off.
+    pub razor: i32,
 }
 
 /// `value` as a switch: `on`/`true` or `off`/`false`.
@@ -237,6 +241,7 @@ impl Style {
             "air" => self.air = on_off(value).ok_or_else(bad)?,
             "cut_lmr" => self.cut_lmr = bounded(value, 0, 8).ok_or_else(bad)?,
             "tt_bits" => self.tt_bits = bounded(value, 10, 26).ok_or_else(bad)? as u32,
+            "razor" => self.razor = bounded(value, 0, 10_000).ok_or_else(bad)?,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -244,7 +249,8 @@ impl Style {
 
     /// This style as it plays under `rules`: in capture games without `prune_captures`, every
     /// candidate is searched to full depth (no move count pruning, no late move reductions,
-    /// no reverse futility, no pruning by `improving`, no internal iterative reduction).
+    /// no reverse futility, no razoring, no pruning by `improving`, no internal iterative
+    /// reduction).
     pub fn for_rules(self, rules: &crate::rules::RuleSet) -> Style {
         if rules.captures == crate::rules::Captures::None || self.prune_captures {
             return self;
@@ -259,6 +265,7 @@ impl Style {
             fhr: 0,
             air: false,
             cut_lmr: 0,
+            razor: 0,
             ..self
         }
     }
@@ -373,6 +380,7 @@ impl Style {
         air: false,
         cut_lmr: 0,
         tt_bits: 18,
+        razor: 0,
     };
 
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning, late move
@@ -393,6 +401,7 @@ impl Style {
         fhr: 0,
         air: false,
         cut_lmr: 0,
+        razor: 0,
         ..Style::STRONGEST
     };
 }
