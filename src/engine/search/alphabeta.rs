@@ -74,7 +74,7 @@ impl Search<'_> {
             _ => match self.defences(me, &cands, &tac) {
                 Some(mut d) => {
                     answers_three = self.style.extend_threes;
-                    d.truncate(self.style.width * 2);
+                    d.truncate(reduce::defence_count(&self.style, depth));
                     d
                 }
                 None => {

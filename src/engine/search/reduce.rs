@@ -103,6 +103,24 @@ pub(super) fn move_count(style: &Style, depth: i32, width: usize) -> usize {
     width.min(style.mcp.saturating_add(grow))
 }
 
+/// How many of its answers a node that must stop an open three searches with `depth` plies
+/// left: twice the width, or fewer near the leaves with `style.defence_mcp` (the same growth
+/// with depth as [`move_count`]).
+pub(super) fn defence_count(style: &Style, depth: i32) -> usize {
+    let all = style.width * 2;
+    if style.defence_mcp == 0 {
+        return all;
+    }
+    move_count(
+        &Style {
+            mcp: style.defence_mcp,
+            ..*style
+        },
+        depth,
+        all,
+    )
+}
+
 /// The bonus added to a candidate's ordering score from its history: `weight` for the move
 /// that caused the most cut-offs so far, proportionally less for the others, so the bonus
 /// never outweighs the shapes beyond `weight` however long the search runs.
@@ -574,6 +592,23 @@ mod tests {
             s.futile(1, &tac, 2, true, eval - 59, 3, Some((eval, true))),
             None
         );
+    }
+
+    #[test]
+    fn answers_to_a_three_are_counted_only_when_asked() {
+        let mut s = style(0, 0);
+        s.set("width", "12").expect("width");
+        s.set("defence_mcp", "0").expect("off");
+        assert_eq!(defence_count(&s, 1,), 24, "all of them when off");
+        assert_eq!(defence_count(&s, 30), 24);
+        s.set("defence_mcp", "2").expect("on");
+        assert_eq!(defence_count(&s, 1), 3, "two and the growth of one ply");
+        assert_eq!(defence_count(&s, 3), 6);
+        assert_eq!(defence_count(&s, 30), 24, "never more than twice the width");
+        // The free nodes' own count is not touched.
+        s.set("mcp", "1").expect("mcp");
+        assert_eq!(move_count(&s, 1, 12), 2);
+        assert!(s.set("defence_mcp", "65").is_err());
     }
 
     #[test]

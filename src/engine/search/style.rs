@@ -173,6 +173,11 @@ pub struct Style {
     /// plies left, an evaluation more than this much a ply below alpha fails low at once
     /// unless the side to move wins by continuous fours; 0 turns it off.
     pub razor: i32,
+    /// Move counts at the answers to an open three: a node whose side to move must stop the
+    /// opponent's open three searches at most `defence_mcp` + d^1.32 of its answers (the
+    /// blocks and its own fours, best first) with `d` plies left, never more than twice the
+    /// width (Rapfi counts moves there too); 0 searches them all.
+    pub defence_mcp: usize,
 }
 
 /// `value` as a switch: `on`/`true` or `off`/`false`.
@@ -242,6 +247,7 @@ impl Style {
             "cut_lmr" => self.cut_lmr = bounded(value, 0, 8).ok_or_else(bad)?,
             "tt_bits" => self.tt_bits = bounded(value, 10, 26).ok_or_else(bad)? as u32,
             "razor" => self.razor = bounded(value, 0, 10_000).ok_or_else(bad)?,
+            "defence_mcp" => self.defence_mcp = bounded(value, 0, 64).ok_or_else(bad)? as usize,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -250,7 +256,7 @@ impl Style {
     /// This style as it plays under `rules`: in capture games without `prune_captures`, every
     /// candidate is searched to full depth (no move count pruning, no late move reductions,
     /// no reverse futility, no razoring, no pruning by `improving`, no internal iterative
-    /// reduction).
+    /// reduction, no move counts at the answers to a three).
     pub fn for_rules(self, rules: &crate::rules::RuleSet) -> Style {
         if rules.captures == crate::rules::Captures::None || self.prune_captures {
             return self;
@@ -266,6 +272,7 @@ impl Style {
             air: false,
             cut_lmr: 0,
             razor: 0,
+            defence_mcp: 0,
             ..self
         }
     }
@@ -381,6 +388,7 @@ impl Style {
         cut_lmr: 0,
         tt_bits: 18,
         razor: 0,
+        defence_mcp: 0,
     };
 
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning, late move
@@ -402,6 +410,7 @@ impl Style {
         air: false,
         cut_lmr: 0,
         razor: 0,
+        defence_mcp: 0,
         ..Style::STRONGEST
     };
 }
