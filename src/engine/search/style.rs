@@ -171,12 +171,15 @@ pub struct Style {
     pub tt_bits: u32,
     /// Razoring (`razor.rs`): at a free node off the principal variation with one or two
     /// plies left, an evaluation more than this much a ply below alpha fails low at once
-    /// unless the side to move wins by continuous fours; 0 turns it off.
+    /// unless the side to move wins by continuous fours; 0 turns it off. Off at every level:
+    /// at 30 a ply the same depth at equal nodes and no better against Rapfi
+    /// (`docs/engine-measurements.md`, December 6, stop 53).
     pub razor: i32,
     /// Move counts at the answers to an open three: a node whose side to move must stop the
     /// opponent's open three searches at most `defence_mcp` + d^1.32 of its answers (the
     /// blocks and its own fours, best first) with `d` plies left, never more than twice the
-    /// width (Rapfi counts moves there too); 0 searches them all.
+    /// width (Rapfi counts moves there too); 0 searches them all. Off at every level: at 2
+    /// and 4 no better against Rapfi (stop 53).
     pub defence_mcp: usize,
 }
 
