@@ -599,7 +599,7 @@ mod tests {
         let mut s = style(0, 0);
         s.set("width", "12").expect("width");
         s.set("defence_mcp", "0").expect("off");
-        assert_eq!(defence_count(&s, 1,), 24, "all of them when off");
+        assert_eq!(defence_count(&s, 1), 24, "all of them when off");
         assert_eq!(defence_count(&s, 30), 24);
         s.set("defence_mcp", "2").expect("on");
         assert_eq!(defence_count(&s, 1), 3, "two and the growth of one ply");
