@@ -91,34 +91,28 @@ pub(super) fn alpha_reduces(style: &Style, free: bool, depth: i32, alpha: i32, b
 /// `width` when move count pruning is off (`style.mcp` = 0), else at most `mcp` + depth^1.32
 /// (rounded down), so 1 + `mcp` at the last ply and the full width from about 7 plies left.
 pub(super) fn move_count(style: &Style, depth: i32, width: usize) -> usize {
+    counted(style.mcp, depth, width)
+}
+
+/// At most `base` + depth^1.32 (rounded down) of `width` moves; all of them when `base` is 0.
+fn counted(base: usize, depth: i32, width: usize) -> usize {
     // depth^1.32 rounded down, for depths 0..=12 (deeper nodes keep the width).
     const GROWTH: [usize; 13] = [0, 1, 2, 4, 6, 8, 10, 13, 15, 18, 20, 23, 26];
-    if style.mcp == 0 {
+    if base == 0 {
         return width;
     }
     let grow = usize::try_from(depth.max(0))
         .ok()
         .and_then(|d| GROWTH.get(d).copied())
         .unwrap_or(width);
-    width.min(style.mcp.saturating_add(grow))
+    width.min(base.saturating_add(grow))
 }
 
 /// How many of its answers a node that must stop an open three searches with `depth` plies
 /// left: twice the width, or fewer near the leaves with `style.defence_mcp` (the same growth
 /// with depth as [`move_count`]).
 pub(super) fn defence_count(style: &Style, depth: i32) -> usize {
-    let all = style.width * 2;
-    if style.defence_mcp == 0 {
-        return all;
-    }
-    move_count(
-        &Style {
-            mcp: style.defence_mcp,
-            ..*style
-        },
-        depth,
-        all,
-    )
+    counted(style.defence_mcp, depth, style.width * 2)
 }
 
 /// The bonus added to a candidate's ordering score from its history: `weight` for the move
@@ -605,9 +599,10 @@ mod tests {
         assert_eq!(defence_count(&s, 1), 3, "two and the growth of one ply");
         assert_eq!(defence_count(&s, 3), 6);
         assert_eq!(defence_count(&s, 30), 24, "never more than twice the width");
-        // The free nodes' own count is not touched.
-        s.set("mcp", "1").expect("mcp");
-        assert_eq!(move_count(&s, 1, 12), 2);
+        // The free nodes' base does not count here, nor the other way round.
+        s.set("mcp", "5").expect("mcp");
+        assert_eq!(defence_count(&s, 1), 3);
+        assert_eq!(move_count(&s, 1, 12), 6);
         assert!(s.set("defence_mcp", "65").is_err());
     }
 
