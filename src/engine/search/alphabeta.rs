@@ -29,8 +29,11 @@ impl Search<'_> {
         }
         let key = self.b.key();
         let mut tt_move = u16::MAX;
+        // The table's score and bound when too shallow to decide here (`tt_eval.rs`).
+        let mut hint = None;
         if let Some(e) = self.tt.probe(key) {
             tt_move = e.best;
+            hint = Some((from_tt(e.score, ply), e.bound));
             if i32::from(e.depth) >= depth && ply > 0 {
                 let s = from_tt(e.score, ply);
                 match e.bound {
@@ -79,6 +82,7 @@ impl Search<'_> {
                 }
                 None => {
                     let trend = self.improving(me, &tac, ply);
+                    let trend = tt_eval::refine(self.style.tt_eval, trend, hint);
                     let null_window = beta - alpha == 1;
                     if let Some(s) = self.futile(me, &tac, depth, null_window, beta, ply, trend) {
                         return s;

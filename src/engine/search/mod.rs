@@ -26,6 +26,7 @@ mod reduce;
 mod root;
 mod style;
 mod threats;
+mod tt_eval;
 
 pub(crate) use eval::line_terms;
 pub use style::Style;

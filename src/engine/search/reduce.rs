@@ -164,14 +164,14 @@ impl History {
 }
 
 impl Search<'_> {
-    /// Whether `me`'s move on `cell` makes or stops a threat: a four or an open three of its
-    /// own, a point where the opponent would make at least the style's `lmr_block` threat, or
-    /// a capture either way. Such moves
-    /// are searched at full depth (see [`reduction`]).
+    /// Whether `me`'s move on `cell` makes or stops a threat: a threat of its own of at least
+    /// the style's `lmr_make` (today an open three or a four), a point where the opponent would
+    /// make at least the style's `lmr_block` threat, or a capture either way. Such moves are
+    /// searched at full depth (see [`reduction`]).
     pub(super) fn tactical(&self, me: u8, cell: u16) -> bool {
         let b = &self.b;
         let i = usize::from(cell);
-        if b.threat_at(i, me) != Threat::Quiet
+        if b.threat_at(i, me) as u8 >= self.style.lmr_make.max(1)
             || b.threat_at(i, 3 - me) as u8 >= self.style.lmr_block.max(1)
         {
             return true;
@@ -277,6 +277,12 @@ mod tests {
         s.style.lmr_block = 3;
         assert!(s.tactical(1, cell("K8")));
         assert!(!s.tactical(1, cell("E5")));
+        // With the mover's own threats counted from fours up, its lone open three is quiet
+        // too; the opponent's three point counts as a block again from threes up.
+        s.style.lmr_make = 2;
+        assert!(!s.tactical(1, cell("K8")));
+        s.style.lmr_block = 1;
+        assert!(s.tactical(1, cell("E5")));
     }
 
     fn style(lmr: usize, lmr_late: usize) -> Style {

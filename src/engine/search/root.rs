@@ -115,8 +115,10 @@ impl Search<'_> {
                 if self.b.apply(Action::Place(p)).is_err() {
                     continue;
                 }
-                let score = if k == 0 || exact_all {
+                let score = if exact_all {
                     -self.negamax(depth - 1, -INF, INF, 1, EXTENSIONS, false)
+                } else if k == 0 {
+                    self.first_root_move(depth, best.map(|b| b.1))
                 } else {
                     let mut s =
                         -self.negamax(depth - 1 - r, -alpha - 1, -alpha, 1, EXTENSIONS, true);
@@ -202,6 +204,22 @@ impl Search<'_> {
             (cell, score) = self.avoid_opponent_vcf(me, (cell, score), &scored, &rest);
         }
         (point(&self.b, cell), score, completed, Source::Search)
+    }
+
+    /// The score of the first root move (already played) at `depth`: searched with the full
+    /// window, or first within `style.aspire` either side of the previous iteration's score
+    /// (`previous`) from the third iteration, and again with the full window when the score
+    /// falls outside (it is then only a bound).
+    fn first_root_move(&mut self, depth: i32, previous: Option<i32>) -> i32 {
+        let delta = self.style.aspire;
+        if let Some(p) = previous.filter(|p| delta > 0 && depth >= 3 && p.abs() < WIN_MIN) {
+            let (lo, hi) = (p.saturating_sub(delta), p.saturating_add(delta));
+            let s = -self.negamax(depth - 1, -hi, -lo, 1, EXTENSIONS, false);
+            if self.stopped || (s > lo && s < hi) {
+                return s;
+            }
+        }
+        -self.negamax(depth - 1, -INF, INF, 1, EXTENSIONS, false)
     }
 
     /// The first of the best root moves after which the opponent has no continuous-four win;

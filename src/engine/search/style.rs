@@ -60,6 +60,10 @@ pub struct Style {
     /// the opponent would make on a point for the move there to count as a block and never
     /// be reduced (the mover's own threes and fours never are).
     pub lmr_block: u8,
+    /// The least threat of the mover's own (as `lmr_block`) that keeps its move from being
+    /// reduced: 1 (today's) keeps every open three and four at full depth; 2 lets a lone
+    /// open three be reduced like a quiet move, as Rapfi reduces every late move.
+    pub lmr_make: u8,
     /// Whether the root reduces its late quiet moves too (the last iteration ranked them
     /// low), with the same `lmr` and `lmr_late`.
     pub lmr_root: bool,
@@ -181,6 +185,15 @@ pub struct Style {
     /// width (Rapfi counts moves there too); 0 searches them all. Off at every level: at 2
     /// and 4 no better against Rapfi (stop 53).
     pub defence_mcp: usize,
+    /// Aspiration windows at the root (`root.rs`): from the third iteration, the first root
+    /// move is searched within this much either side of the previous iteration's score, and
+    /// again with the full window only when its score falls outside; 0 searches it with the
+    /// full window every time.
+    pub aspire: i32,
+    /// Whether a free node's pruning decisions (reverse futility, razoring, the likely fail
+    /// high) read the transposition table's score, where its bound allows, in place of the
+    /// static evaluation (`tt_eval.rs`), as Stockfish and Rapfi do.
+    pub tt_eval: bool,
 }
 
 /// `value` as a switch: `on`/`true` or `off`/`false`.
@@ -222,6 +235,7 @@ impl Style {
             "lmr_late" => self.lmr_late = value.parse().map_err(|_| bad())?,
             "lmr_log" => self.lmr_log = bounded(value, 0, 1000).ok_or_else(bad)? as u32,
             "lmr_block" => self.lmr_block = value.parse().map_err(|_| bad())?,
+            "lmr_make" => self.lmr_make = bounded(value, 1, 7).ok_or_else(bad)? as u8,
             "lmr_root" => self.lmr_root = value.parse().map_err(|_| bad())?,
             "history" => self.history = value.parse().map_err(|_| bad())?,
             // Bounded so that no score built from them can overflow.
@@ -251,6 +265,8 @@ impl Style {
             "tt_bits" => self.tt_bits = bounded(value, 10, 26).ok_or_else(bad)? as u32,
             "razor" => self.razor = bounded(value, 0, 10_000).ok_or_else(bad)?,
             "defence_mcp" => self.defence_mcp = bounded(value, 0, 64).ok_or_else(bad)? as usize,
+            "aspire" => self.aspire = bounded(value, 0, 10_000).ok_or_else(bad)?,
+            "tt_eval" => self.tt_eval = on_off(value).ok_or_else(bad)?,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -364,6 +380,7 @@ impl Style {
         lmr_late: 6,
         lmr_log: 0,
         lmr_block: 3,
+        lmr_make: 1,
         lmr_root: false,
         history: 0,
         cap_attack: 0,
@@ -392,6 +409,8 @@ impl Style {
         tt_bits: 18,
         razor: 0,
         defence_mcp: 0,
+        aspire: 0,
+        tt_eval: false,
     };
 
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning, late move
