@@ -65,6 +65,8 @@ impl Search<'_> {
         // Answering an open three (a threat to make an open four) is forced too: the line
         // is searched one ply further, within the same extension budget as fours.
         let mut answers_three = false;
+        // Whether this node must stop an open three (`style.defence_lmr`).
+        let mut defending = false;
         // Only a node where nothing is forced or answered reduces its late moves: there every
         // move is a choice, not a reply whose refutation the reduced search could miss.
         let mut free = false;
@@ -76,6 +78,7 @@ impl Search<'_> {
             Some(f) if !f.is_empty() => f,
             _ => match self.defences(me, &cands, &tac) {
                 Some(mut d) => {
+                    defending = true;
                     answers_three = self.style.extend_threes;
                     d.truncate(reduce::defence_count(&self.style, depth));
                     d
@@ -158,6 +161,11 @@ impl Search<'_> {
             if self.b.apply(Action::Place(p)).is_err() {
                 continue;
             }
+            let r = if defending && k > 0 && m.cell != tt_move {
+                self.delaying_reduction(me, r, depth_m)
+            } else {
+                r
+            };
             let score = if k == 0 {
                 // On a null window the first child is expected to do the opposite of this
                 // node; on the principal variation it is on it too.

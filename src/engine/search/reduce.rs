@@ -179,6 +179,21 @@ impl Search<'_> {
         b.captures_both(i) != [0, 0]
     }
 
+    /// The reduction of `me`'s answer to an open three, just played (`style.defence_lmr`):
+    /// a ply when the opponent still has a point that makes an open four (the answer delays
+    /// rather than stops the three, as a four elsewhere does), as long as the reduced search
+    /// keeps a ply of `depth`; `r` otherwise.
+    pub(super) fn delaying_reduction(&self, me: u8, r: i32, depth: i32) -> i32 {
+        if self.style.defence_lmr
+            && depth > 1
+            && self.b.threats_at_least(3 - me, Threat::OpenFour) > 0
+        {
+            r.max(1)
+        } else {
+            r
+        }
+    }
+
     /// The depth `me`'s move on `cell` is searched to from a node whose children have
     /// `child_depth` plies: a ply less at a node likely to fail high (`likely_high`) unless
     /// the move makes a four.

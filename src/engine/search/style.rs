@@ -194,6 +194,11 @@ pub struct Style {
     /// high) read the transposition table's score, where its bound allows, in place of the
     /// static evaluation (`tt_eval.rs`), as Stockfish and Rapfi do.
     pub tt_eval: bool,
+    /// Whether, at a node that must stop an open three, the answers after the first that do
+    /// not stop it (the mover's own fours elsewhere, the opponent's four points off the three)
+    /// are searched a ply shallower first, and again at full depth only when they beat the
+    /// best so far (Rapfi reduces such "useless defences" too).
+    pub defence_lmr: bool,
 }
 
 /// `value` as a switch: `on`/`true` or `off`/`false`.
@@ -267,6 +272,7 @@ impl Style {
             "defence_mcp" => self.defence_mcp = bounded(value, 0, 64).ok_or_else(bad)? as usize,
             "aspire" => self.aspire = bounded(value, 0, 10_000).ok_or_else(bad)?,
             "tt_eval" => self.tt_eval = on_off(value).ok_or_else(bad)?,
+            "defence_lmr" => self.defence_lmr = on_off(value).ok_or_else(bad)?,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -292,6 +298,7 @@ impl Style {
             cut_lmr: 0,
             razor: 0,
             defence_mcp: 0,
+            defence_lmr: false,
             ..self
         }
     }
@@ -411,6 +418,7 @@ impl Style {
         defence_mcp: 0,
         aspire: 0,
         tt_eval: false,
+        defence_lmr: false,
     };
 
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning, late move
