@@ -257,7 +257,7 @@ mod tests {
     use super::*;
     use crate::engine::Level;
     use crate::engine::board::cell_of;
-    use crate::rules::{Game, Point, RuleSet};
+    use crate::rules::{Action, Game, Point, RuleSet};
 
     /// A Gomoku game after `moves`.
     fn gomoku(moves: &str) -> Game {
@@ -298,6 +298,28 @@ mod tests {
         assert!(!s.tactical(1, cell("K8")));
         s.style.lmr_block = 1;
         assert!(s.tactical(1, cell("E5")));
+    }
+
+    #[test]
+    fn an_answer_that_leaves_the_three_open_is_reduced_a_block_is_not() {
+        // Black to move against white's open three L9-L11 (white's other stones far off).
+        let g = gomoku("A15 C3 O15 M3 O1 L10 H1 L11 A1 L9");
+        let cell = |m: &str| Point::parse(m, 15).expect("point");
+        let mut tt = Table::new(8);
+        let mut s = search(&mut tt, style(2, 6), &g);
+        s.style.defence_lmr = true;
+        // L8 stops the three: white has no open four to make after it.
+        s.b.apply(Action::Place(cell("L8"))).expect("legal");
+        assert_eq!(s.delaying_reduction(1, 0, 5), 0);
+        s.b.undo();
+        // A quiet point elsewhere leaves it: a ply less, and a larger reduction stays.
+        s.b.apply(Action::Place(cell("G3"))).expect("legal");
+        assert_eq!(s.delaying_reduction(1, 0, 5), 1);
+        assert_eq!(s.delaying_reduction(1, 2, 5), 2);
+        // Never below a ply of search, and nothing when the style says no.
+        assert_eq!(s.delaying_reduction(1, 0, 1), 0);
+        s.style.defence_lmr = false;
+        assert_eq!(s.delaying_reduction(1, 0, 5), 0);
     }
 
     fn style(lmr: usize, lmr_late: usize) -> Style {

@@ -410,6 +410,45 @@ mod tests {
         assert_eq!(kept, l8);
     }
 
+    /// The first root move's score at `depth` (H8 J9 G7 K8 F10 G9, black's K10 played),
+    /// searched by level 4's full-width style with aspiration windows of `aspire` around
+    /// `previous`, on a fresh table.
+    fn first_move_score(aspire: i32, previous: Option<i32>, depth: i32) -> i32 {
+        let mut g = Game::new(crate::rules::RuleSet::from_spec("gomoku").expect("spec"));
+        for m in "H8 J9 G7 K8 F10 G9".split_whitespace() {
+            g.apply_token(m).expect("legal move");
+        }
+        let mut style = Style::for_level(Level::new(4).expect("level"));
+        style.set("aspire", &aspire.to_string()).expect("setting");
+        let mut tt = Table::new(16);
+        let limits = Limits {
+            time: Duration::from_secs(60),
+            nodes: 10_000_000,
+        };
+        let mut s = Search::threats(&mut tt, style, &g, limits, Instant::now()).expect("search");
+        let p = s.b.point(usize::from(cell("K10"))).expect("on the board");
+        s.b.apply(Action::Place(p)).expect("legal");
+        s.first_root_move(depth, previous)
+    }
+
+    #[test]
+    fn aspiration_windows_find_the_full_windows_score_whatever_the_guess() {
+        // Level 4 prunes nothing by the window (no reductions, no futility), so the exact
+        // score of a move does not depend on it: a window that holds the score gives it at
+        // once, one that misses it must search again rather than return its bound.
+        let exact = first_move_score(0, None, 4);
+        assert!(exact.abs() < WIN_MIN, "a quiet position: {exact}");
+        for guess in [exact, exact - 300, exact + 300, exact - 5, exact + 5] {
+            assert_eq!(first_move_score(10, Some(guess), 4), exact, "guess {guess}");
+        }
+        // Before the third iteration, and around a won score, the full window is used.
+        assert_eq!(
+            first_move_score(10, Some(exact + 300), 2),
+            first_move_score(0, None, 2)
+        );
+        assert_eq!(first_move_score(10, Some(WIN - 5), 4), exact);
+    }
+
     /// `start_iteration` in milliseconds: elapsed, last, before, soft, stop, finish.
     fn starts(elapsed: u64, last: u64, before: Option<u64>, soft: u64, stop: u64, f: u32) -> bool {
         start_iteration(ms(elapsed), ms(last), before.map(ms), ms(soft), ms(stop), f)
