@@ -62,8 +62,8 @@ pub struct Style {
     pub lmr_block: u8,
     /// The least threat of the mover's own (as `lmr_block`) that keeps its move from being
     /// reduced: 1 (today's) keeps every open three and four at full depth; 2 lets a lone
-    /// open three be reduced like a quiet move, as Rapfi reduces every late move; about five
-    /// points worse against Rapfi (stop 54), so 1 at every level.
+    /// open three be reduced like a quiet move, as Rapfi reduces every late move; about four
+    /// points below today's settings against Rapfi (stop 54), so 1 at every level.
     pub lmr_make: u8,
     /// Whether the root reduces its late quiet moves too (the last iteration ranked them
     /// low), with the same `lmr` and `lmr_late`.
@@ -195,7 +195,7 @@ pub struct Style {
     /// Whether a free node's pruning decisions (reverse futility, razoring, the likely fail
     /// high) read the transposition table's score, where its bound allows, in place of the
     /// static evaluation (`tt_eval.rs`), as Stockfish and Rapfi do. Off at every level: about
-    /// five points worse against Rapfi (stop 54).
+    /// four points below today's settings against Rapfi (stop 54).
     pub tt_eval: bool,
     /// Whether, at a node that must stop an open three, the answers after the first that do
     /// not stop it (the mover's own fours elsewhere, the opponent's four points off the three)
