@@ -33,9 +33,9 @@ impl Search<'_> {
         let mut hint = None;
         if let Some(e) = self.tt.probe(key) {
             tt_move = e.best;
-            hint = Some((from_tt(e.score, ply), e.bound));
+            let s = from_tt(e.score, ply);
+            hint = Some((s, e.bound));
             if i32::from(e.depth) >= depth && ply > 0 {
-                let s = from_tt(e.score, ply);
                 match e.bound {
                     Bound::Exact => return s,
                     Bound::Lower if s >= beta => return s,

@@ -412,8 +412,8 @@ mod tests {
 
     /// The first root move's score at `depth` (H8 J9 G7 K8 F10 G9, black's K10 played),
     /// searched by level 4's full-width style with aspiration windows of `aspire` around
-    /// `previous`, on a fresh table.
-    fn first_move_score(aspire: i32, previous: Option<i32>, depth: i32) -> i32 {
+    /// `previous`, on a fresh table: the score and the nodes searched.
+    fn first_move_score(aspire: i32, previous: Option<i32>, depth: i32) -> (i32, u64) {
         let mut g = Game::new(crate::rules::RuleSet::from_spec("gomoku").expect("spec"));
         for m in "H8 J9 G7 K8 F10 G9".split_whitespace() {
             g.apply_token(m).expect("legal move");
@@ -428,7 +428,7 @@ mod tests {
         let mut s = Search::threats(&mut tt, style, &g, limits, Instant::now()).expect("search");
         let p = s.b.point(usize::from(cell("K10"))).expect("on the board");
         s.b.apply(Action::Place(p)).expect("legal");
-        s.first_root_move(depth, previous)
+        (s.first_root_move(depth, previous), s.nodes)
     }
 
     #[test]
@@ -436,17 +436,25 @@ mod tests {
         // Level 4 prunes nothing by the window (no reductions, no futility), so the exact
         // score of a move does not depend on it: a window that holds the score gives it at
         // once, one that misses it must search again rather than return its bound.
-        let exact = first_move_score(0, None, 4);
+        let full = first_move_score(0, None, 4);
+        let exact = full.0;
         assert!(exact.abs() < WIN_MIN, "a quiet position: {exact}");
         for guess in [exact, exact - 300, exact + 300, exact - 5, exact + 5] {
-            assert_eq!(first_move_score(10, Some(guess), 4), exact, "guess {guess}");
+            assert_eq!(
+                first_move_score(10, Some(guess), 4).0,
+                exact,
+                "guess {guess}"
+            );
         }
-        // Before the third iteration, and around a won score, the full window is used.
+        // A guess that misses searches twice: more nodes than the full window alone.
+        assert!(first_move_score(10, Some(exact + 300), 4).1 > full.1);
+        // Before the third iteration, and around a won score, only the full window is
+        // searched: the very same nodes as without aspiration.
         assert_eq!(
             first_move_score(10, Some(exact + 300), 2),
             first_move_score(0, None, 2)
         );
-        assert_eq!(first_move_score(10, Some(WIN - 5), 4), exact);
+        assert_eq!(first_move_score(10, Some(WIN - 5), 4), full);
     }
 
     /// `start_iteration` in milliseconds: elapsed, last, before, soft, stop, finish.

@@ -58,7 +58,7 @@ pub struct Style {
     pub lmr_log: u32,
     /// The least threat (1 open three, 2 four, 3 double three, 4 four-three, 5 open four)
     /// the opponent would make on a point for the move there to count as a block and never
-    /// be reduced (the mover's own threes and fours never are).
+    /// be reduced (the mover's own threats: `lmr_make`).
     pub lmr_block: u8,
     /// The least threat of the mover's own (as `lmr_block`) that keeps its move from being
     /// reduced: 1 (today's) keeps every open three and four at full depth; 2 lets a lone
