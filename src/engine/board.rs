@@ -563,10 +563,12 @@ impl Board {
     }
 
     /// With a fit: the fitted point values of `sums` for `me` as the side to move against
-    /// the side waiting, weighted as the fit says; `None` on a board without one.
-    pub(crate) fn fitted_points(&self, sums: &Sums, me: u8) -> Option<i32> {
+    /// the side waiting, weighted as the fit says (the waiting side's weight times `balance`
+    /// percent); `None` on a board without one.
+    pub(crate) fn fitted_points(&self, sums: &Sums, me: u8, balance: u32) -> Option<i32> {
         let f = self.fit.as_deref()?;
         let (mover, waiting) = f.fit.weights;
+        let waiting = i32::try_from(i64::from(waiting) * i64::from(balance) / 100).ok()?;
         let (mi, oi) = (usize::from(me - 1), usize::from(2 - me));
         Some((sums.fitted[0][mi] * mover - sums.fitted[1][oi] * waiting) / 256)
     }

@@ -21,14 +21,22 @@ pub(super) fn capture_value(n: u16, goal: u16) -> i32 {
 /// move plays its best threat first, unless the other side can make a four first. The offline
 /// fits (`crate::engine::tuning`) hold these while they weigh the shapes.
 pub(crate) fn line_terms(b: &Board, me: u8) -> i32 {
-    windows(&b.sums(), me) + tempo(b, me)
+    windows(&b.sums(), me, 100) + tempo(b, me)
 }
 
 /// The windows of a position with these sums, for `me` to move (the mover's weighed a tenth
-/// more).
-fn windows(sums: &Sums, me: u8) -> i32 {
+/// more, the other side's `balance` percent).
+fn windows(sums: &Sums, me: u8, balance: u32) -> i32 {
     let (mi, oi) = (usize::from(me - 1), usize::from(2 - me));
-    sums.pattern[mi] * 11 / 10 - sums.pattern[oi]
+    sums.pattern[mi] * 11 / 10 - weigh(sums.pattern[oi], balance)
+}
+
+/// `v` times `pct` percent.
+fn weigh(v: i32, pct: u32) -> i32 {
+    if pct == 100 {
+        return v;
+    }
+    i32::try_from(i64::from(v) * i64::from(pct) / 100).unwrap_or(v)
 }
 
 /// The side to move plays its best threat first, unless the other side can make a four
@@ -51,13 +59,13 @@ fn tempo(b: &Board, me: u8) -> i32 {
 /// The part of the evaluation that sums points and windows (no threats, no tempo) of a
 /// position with these sums, for `me` to move: the windows and the empty points' values,
 /// fitted where the board has a fit, else hand-made (the mover's over 8, the other's over
-/// 16).
-fn basic(b: &Board, sums: &Sums, me: u8) -> i32 {
+/// 16); the waiting side's terms weighed `balance` percent.
+fn basic(b: &Board, sums: &Sums, me: u8, balance: u32) -> i32 {
     let (mi, oi) = (usize::from(me - 1), usize::from(2 - me));
     let points = b
-        .fitted_points(sums, me)
-        .unwrap_or_else(|| sums.shapes[mi] / 8 - sums.shapes[oi] / 16);
-    windows(sums, me) + points
+        .fitted_points(sums, me, balance)
+        .unwrap_or_else(|| sums.shapes[mi] / 8 - weigh(sums.shapes[oi], balance) / 16);
+    windows(sums, me, balance) + points
 }
 
 /// The basic part of the evaluation for `me`, the side to move, blended with that of the
@@ -66,13 +74,13 @@ fn basic(b: &Board, sums: &Sums, me: u8) -> i32 {
 /// swings with whose turn it is, and the blend damps the swing from one ply to the next, so
 /// margins and windows that compare depths hold better. Without a parent (the search's
 /// first position) or at 0%, the position's own.
-pub(crate) fn blended_basic(b: &Board, me: u8, parent_pct: u32) -> i32 {
-    let now = basic(b, &b.sums(), me);
+pub(crate) fn blended_basic(b: &Board, me: u8, parent_pct: u32, balance: u32) -> i32 {
+    let now = basic(b, &b.sums(), me, balance);
     match b.parent_sums() {
         Some(before) if parent_pct > 0 => {
             let w = i64::from(parent_pct.min(100));
             // The parent had the other side to move: its value for that side, negated.
-            let then = -basic(b, &before, 3 - me);
+            let then = -basic(b, &before, 3 - me, balance);
             i32::try_from((i64::from(now) * (100 - w) + i64::from(then) * w) / 100).unwrap_or(now)
         }
         _ => now,
@@ -110,7 +118,7 @@ impl Search<'_> {
         let (mi, oi) = (usize::from(me - 1), usize::from(opp - 1));
         // The windows and the shapes of the empty points (the moves each side has), the
         // tempo, and with a fit the value of the two sides' threats.
-        let mut s = blended_basic(b, me, self.style.smooth) + tempo(b, me) + b.situation(me);
+        let mut s = blended_basic(b, me, self.style.smooth, self.style.balance) + tempo(b, me) + b.situation(me);
         if b.captures != crate::rules::Captures::None {
             let goal = b.capture_win;
             let (cm, co) = (b.captured(me), b.captured(opp));
@@ -142,8 +150,13 @@ mod tests {
     use crate::rules::{Game, RuleSet};
 
     fn evaluation(g: &Game, eval_fit: bool) -> i32 {
+        balanced(g, eval_fit, 100)
+    }
+
+    fn balanced(g: &Game, eval_fit: bool, balance: u32) -> i32 {
         let mut style = Style::for_level(Level::LIVE_MAX);
         style.eval_fit = eval_fit;
+        style.balance = balance;
         let limits = Limits {
             time: Duration::from_secs(60),
             nodes: 1_000,
@@ -206,20 +219,20 @@ mod tests {
             };
             let mut b = board(&parent);
             assert_eq!(
-                super::blended_basic(&b, 1, 50),
-                super::blended_basic(&b, 1, 0)
+                super::blended_basic(&b, 1, 50, 100),
+                super::blended_basic(&b, 1, 0, 100)
             );
             b.apply(Action::Place(Point::parse("J7", 15).expect("point")))
                 .expect("legal");
             let me = b.game.to_move();
             assert_eq!(me, 2);
-            let now = super::blended_basic(&b, me, 0);
-            let then = super::blended_basic(&b, me, 100);
-            assert_eq!(then, -super::blended_basic(&board(&parent), 1, 0));
+            let now = super::blended_basic(&b, me, 0, 100);
+            let then = super::blended_basic(&b, me, 100, 100);
+            assert_eq!(then, -super::blended_basic(&board(&parent), 1, 0, 100));
             assert_ne!(now, then, "fit {with_fit}: black's J7 changed the sums");
-            assert_eq!(super::blended_basic(&b, me, 50), (now + then) / 2);
+            assert_eq!(super::blended_basic(&b, me, 50, 100), (now + then) / 2);
             assert_eq!(
-                super::blended_basic(&b, me, 25),
+                super::blended_basic(&b, me, 25, 100),
                 (i64::from(now) * 75 + i64::from(then) * 25) as i32 / 100
             );
         }
@@ -229,6 +242,31 @@ mod tests {
         assert_eq!(style.smooth, 50);
         assert!(style.set("smooth", "101").is_err());
         assert!(style.set("smooth", "-1").is_err());
+    }
+
+    /// `balance` weighs the waiting side's terms alone: the evaluation falls as it grows, by
+    /// the same amount per percent (a linear weight, rounding aside), with and without a fit.
+    #[test]
+    fn balance_weighs_the_waiting_side() {
+        for moves in ["H8 J9 H9 J10 K8", "H8 J9 H9 J10 K8 G8", "H8 J9 H10 K10 G7 H9 J7"] {
+            let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
+            for t in moves.split_whitespace() {
+                g.apply_token(t).expect("legal");
+            }
+            for fit in [false, true] {
+                let e = |b| balanced(&g, fit, b);
+                let (e50, e100, e150, e200) = (e(50), e(100), e(150), e(200));
+                assert!(e50 > e100 && e100 > e150 && e150 > e200, "{moves} fit {fit}");
+                assert!(((e100 - e200) - 2 * (e100 - e150)).abs() <= 2, "{moves} fit {fit}");
+                assert!(((e50 - e100) - (e100 - e150)).abs() <= 2, "{moves} fit {fit}");
+            }
+        }
+        let mut style = Style::for_level(Level::LIVE_MAX);
+        assert_eq!(style.balance, 100, "off at every level");
+        style.set("balance", "130").expect("balance");
+        assert_eq!(style.balance, 130);
+        assert!(style.set("balance", "49").is_err());
+        assert!(style.set("balance", "201").is_err());
     }
 
     /// The fit is for five in a row without captures: Pente evaluates as before.

@@ -204,6 +204,11 @@ pub struct Style {
     /// deeper over the nps positions at equal nodes, even with today's settings against Rapfi
     /// (stop 54).
     pub defence_lmr: bool,
+    /// The weight, in percent, of the waiting side's terms in the evaluation (its windows and
+    /// its point values) against the side to move's. Against Rapfi our moves build our own
+    /// lines where Rapfi's choice in the same position blocks more often (stop 55), so more
+    /// than 100 asks whether the evaluation undervalues the opponent's shapes.
+    pub balance: u32,
 }
 
 /// `value` as a switch: `on`/`true` or `off`/`false`.
@@ -278,6 +283,7 @@ impl Style {
             "aspire" => self.aspire = bounded(value, 0, 10_000).ok_or_else(bad)?,
             "tt_eval" => self.tt_eval = on_off(value).ok_or_else(bad)?,
             "defence_lmr" => self.defence_lmr = on_off(value).ok_or_else(bad)?,
+            "balance" => self.balance = bounded(value, 50, 200).ok_or_else(bad)? as u32,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -424,6 +430,7 @@ impl Style {
         aspire: 0,
         tt_eval: false,
         defence_lmr: false,
+        balance: 100,
     };
 
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning, late move
