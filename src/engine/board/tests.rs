@@ -316,7 +316,10 @@ fn a_fit_changes_the_evaluation_not_the_ordering_s_values_and_not_renju() {
     let mut fit = Board::new(&g);
     // The shapes' part of the evaluation for `me`: the points by their roles' values and
     // the situation's value.
-    let shapes = |b: &Board, me: u8| b.fitted_points(&b.sums(), me, 100).map(|p| p + b.situation(me));
+    let shapes = |b: &Board, me: u8| {
+        b.fitted_points(&b.sums(), me, 100)
+            .map(|p| p + b.situation(me))
+    };
     assert_eq!(shapes(&hand, 1), None);
     assert_eq!(hand.situation(1), 0);
     assert!(fit.use_fit(odd_fit()));

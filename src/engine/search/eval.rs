@@ -60,12 +60,31 @@ fn tempo(b: &Board, me: u8) -> i32 {
 /// position with these sums, for `me` to move: the windows and the empty points' values,
 /// fitted where the board has a fit, else hand-made (the mover's over 8, the other's over
 /// 16); the waiting side's terms weighed `balance` percent.
-fn basic(b: &Board, sums: &Sums, me: u8, balance: u32) -> i32 {
+fn basic(b: &Board, sums: &Sums, me: u8, w: Weighing) -> i32 {
     let (mi, oi) = (usize::from(me - 1), usize::from(2 - me));
     let points = b
-        .fitted_points(sums, me, balance)
-        .unwrap_or_else(|| sums.shapes[mi] / 8 - weigh(sums.shapes[oi], balance) / 16);
-    windows(sums, me, balance) + points
+        .fitted_points(sums, me, w.balance)
+        .unwrap_or_else(|| sums.shapes[mi] / 8 - weigh(sums.shapes[oi], w.balance) / 16);
+    windows(sums, me, w.balance) + weigh(points, w.points)
+}
+
+/// How the evaluation weighs its terms, in percent of the values as made or fitted
+/// (`Style::balance`, `Style::points`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Weighing {
+    /// The waiting side's windows and point values.
+    pub(crate) balance: u32,
+    /// Both sides' point values against the windows.
+    pub(crate) points: u32,
+}
+
+#[cfg(test)]
+impl Weighing {
+    /// The values as made or fitted.
+    pub(crate) const AS_MADE: Weighing = Weighing {
+        balance: 100,
+        points: 100,
+    };
 }
 
 /// The basic part of the evaluation for `me`, the side to move, blended with that of the
@@ -74,14 +93,15 @@ fn basic(b: &Board, sums: &Sums, me: u8, balance: u32) -> i32 {
 /// swings with whose turn it is, and the blend damps the swing from one ply to the next, so
 /// margins and windows that compare depths hold better. Without a parent (the search's
 /// first position) or at 0%, the position's own.
-pub(crate) fn blended_basic(b: &Board, me: u8, parent_pct: u32, balance: u32) -> i32 {
-    let now = basic(b, &b.sums(), me, balance);
+pub(crate) fn blended_basic(b: &Board, me: u8, parent_pct: u32, w: Weighing) -> i32 {
+    let now = basic(b, &b.sums(), me, w);
     match b.parent_sums() {
         Some(before) if parent_pct > 0 => {
-            let w = i64::from(parent_pct.min(100));
+            let pct = i64::from(parent_pct.min(100));
             // The parent had the other side to move: its value for that side, negated.
-            let then = -basic(b, &before, 3 - me, balance);
-            i32::try_from((i64::from(now) * (100 - w) + i64::from(then) * w) / 100).unwrap_or(now)
+            let then = -basic(b, &before, 3 - me, w);
+            i32::try_from((i64::from(now) * (100 - pct) + i64::from(then) * pct) / 100)
+                .unwrap_or(now)
         }
         _ => now,
     }
@@ -118,7 +138,9 @@ impl Search<'_> {
         let (mi, oi) = (usize::from(me - 1), usize::from(opp - 1));
         // The windows and the shapes of the empty points (the moves each side has), the
         // tempo, and with a fit the value of the two sides' threats.
-        let mut s = blended_basic(b, me, self.style.smooth, self.style.balance) + tempo(b, me) + b.situation(me);
+        let mut s = blended_basic(b, me, self.style.smooth, self.style.weighing())
+            + weigh(tempo(b, me), self.style.tempo)
+            + b.situation(me);
         if b.captures != crate::rules::Captures::None {
             let goal = b.capture_win;
             let (cm, co) = (b.captured(me), b.captured(opp));
@@ -150,13 +172,14 @@ mod tests {
     use crate::rules::{Game, RuleSet};
 
     fn evaluation(g: &Game, eval_fit: bool) -> i32 {
-        balanced(g, eval_fit, 100)
+        weighed(g, eval_fit, "balance", 100)
     }
 
-    fn balanced(g: &Game, eval_fit: bool, balance: u32) -> i32 {
+    /// The evaluation of `g` with the weight `key` (`balance`, `points`, `tempo`) at `pct`.
+    fn weighed(g: &Game, eval_fit: bool, key: &str, pct: u32) -> i32 {
         let mut style = Style::for_level(Level::LIVE_MAX);
         style.eval_fit = eval_fit;
-        style.balance = balance;
+        style.set(key, &pct.to_string()).expect("a weight");
         let limits = Limits {
             time: Duration::from_secs(60),
             nodes: 1_000,
@@ -219,20 +242,26 @@ mod tests {
             };
             let mut b = board(&parent);
             assert_eq!(
-                super::blended_basic(&b, 1, 50, 100),
-                super::blended_basic(&b, 1, 0, 100)
+                super::blended_basic(&b, 1, 50, super::Weighing::AS_MADE),
+                super::blended_basic(&b, 1, 0, super::Weighing::AS_MADE)
             );
             b.apply(Action::Place(Point::parse("J7", 15).expect("point")))
                 .expect("legal");
             let me = b.game.to_move();
             assert_eq!(me, 2);
-            let now = super::blended_basic(&b, me, 0, 100);
-            let then = super::blended_basic(&b, me, 100, 100);
-            assert_eq!(then, -super::blended_basic(&board(&parent), 1, 0, 100));
-            assert_ne!(now, then, "fit {with_fit}: black's J7 changed the sums");
-            assert_eq!(super::blended_basic(&b, me, 50, 100), (now + then) / 2);
+            let now = super::blended_basic(&b, me, 0, super::Weighing::AS_MADE);
+            let then = super::blended_basic(&b, me, 100, super::Weighing::AS_MADE);
             assert_eq!(
-                super::blended_basic(&b, me, 25, 100),
+                then,
+                -super::blended_basic(&board(&parent), 1, 0, super::Weighing::AS_MADE)
+            );
+            assert_ne!(now, then, "fit {with_fit}: black's J7 changed the sums");
+            assert_eq!(
+                super::blended_basic(&b, me, 50, super::Weighing::AS_MADE),
+                (now + then) / 2
+            );
+            assert_eq!(
+                super::blended_basic(&b, me, 25, super::Weighing::AS_MADE),
                 (i64::from(now) * 75 + i64::from(then) * 25) as i32 / 100
             );
         }
@@ -248,17 +277,30 @@ mod tests {
     /// the same amount per percent (a linear weight, rounding aside), with and without a fit.
     #[test]
     fn balance_weighs_the_waiting_side() {
-        for moves in ["H8 J9 H9 J10 K8", "H8 J9 H9 J10 K8 G8", "H8 J9 H10 K10 G7 H9 J7"] {
+        for moves in [
+            "H8 J9 H9 J10 K8",
+            "H8 J9 H9 J10 K8 G8",
+            "H8 J9 H10 K10 G7 H9 J7",
+        ] {
             let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
             for t in moves.split_whitespace() {
                 g.apply_token(t).expect("legal");
             }
             for fit in [false, true] {
-                let e = |b| balanced(&g, fit, b);
+                let e = |b| weighed(&g, fit, "balance", b);
                 let (e50, e100, e150, e200) = (e(50), e(100), e(150), e(200));
-                assert!(e50 > e100 && e100 > e150 && e150 > e200, "{moves} fit {fit}");
-                assert!(((e100 - e200) - 2 * (e100 - e150)).abs() <= 2, "{moves} fit {fit}");
-                assert!(((e50 - e100) - (e100 - e150)).abs() <= 2, "{moves} fit {fit}");
+                assert!(
+                    e50 > e100 && e100 > e150 && e150 > e200,
+                    "{moves} fit {fit}"
+                );
+                assert!(
+                    ((e100 - e200) - 2 * (e100 - e150)).abs() <= 2,
+                    "{moves} fit {fit}"
+                );
+                assert!(
+                    ((e50 - e100) - (e100 - e150)).abs() <= 2,
+                    "{moves} fit {fit}"
+                );
             }
         }
         let mut style = Style::for_level(Level::LIVE_MAX);
@@ -267,6 +309,55 @@ mod tests {
         assert_eq!(style.balance, 130);
         assert!(style.set("balance", "49").is_err());
         assert!(style.set("balance", "201").is_err());
+    }
+
+    /// `points` scales the point values alone, linearly, with and without a fit; `tempo` the
+    /// mover's threat bonus alone (an open three to make an open four of: 1,500).
+    #[test]
+    fn points_and_tempo_weigh_their_terms() {
+        let game = |moves: &str| {
+            let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
+            for t in moves.split_whitespace() {
+                g.apply_token(t).expect("legal");
+            }
+            g
+        };
+        for moves in [
+            "H8 J9 H9 J10 K8",
+            "H8 J9 H9 J10 K8 G8",
+            "H8 J9 H10 K10 G7 H9 J7",
+        ] {
+            let g = game(moves);
+            for fit in [false, true] {
+                let e = |p| weighed(&g, fit, "points", p);
+                let (e100, e200, e300) = (e(100), e(200), e(300));
+                assert_ne!(e100, e200, "{moves} fit {fit}: the points count");
+                assert!(
+                    ((e300 - e200) - (e200 - e100)).abs() <= 2,
+                    "{moves} fit {fit}"
+                );
+                assert_eq!(
+                    weighed(&g, fit, "tempo", 0),
+                    e100,
+                    "{moves}: no threat to make"
+                );
+            }
+        }
+        // Black, to move, makes an open four of H8-H10; white's stones make no four.
+        let g = game("H8 A15 H9 C14 H10 E15");
+        for fit in [false, true] {
+            let t = |p| weighed(&g, fit, "tempo", p);
+            assert_eq!(t(200) - t(100), 1_500, "fit {fit}");
+            assert_eq!(t(100) - t(0), 1_500, "fit {fit}");
+        }
+        let mut style = Style::for_level(Level::LIVE_MAX);
+        assert_eq!(
+            (style.points, style.tempo),
+            (100, 100),
+            "as made at every level"
+        );
+        assert!(style.set("points", "24").is_err() && style.set("points", "401").is_err());
+        assert!(style.set("tempo", "-1").is_err() && style.set("tempo", "401").is_err());
     }
 
     /// The fit is for five in a row without captures: Pente evaluates as before.

@@ -205,10 +205,20 @@ pub struct Style {
     /// (stop 54).
     pub defence_lmr: bool,
     /// The weight, in percent, of the waiting side's terms in the evaluation (its windows and
-    /// its point values) against the side to move's. Against Rapfi our moves build our own
-    /// lines where Rapfi's choice in the same position blocks more often (stop 55), so more
-    /// than 100 asks whether the evaluation undervalues the opponent's shapes.
+    /// its point values) against the side to move's. Where Rapfi's choice differs from ours,
+    /// ours builds our own lines more and blocks less, so more than 100 asked whether the
+    /// evaluation undervalues the opponent's shapes: 130 scored six points below today's
+    /// settings against Rapfi, 80 and 65 one or two above, within the noise
+    /// (`docs/engine-measurements.md`, December 6, stop 55). 100 at every level.
     pub balance: u32,
+    /// The weight, in percent, of both sides' point values (the shapes one more stone makes
+    /// at each empty point, fitted or hand-made) against the windows. 100 at every level: 70
+    /// and 140 were no better against Rapfi (stop 55).
+    pub points: u32,
+    /// The weight, in percent, of the side to move's bonus for its best threat (the tempo:
+    /// an open four, a four-three or a double three it plays first). 100 at every level: 50
+    /// and 200 were no better against Rapfi (stop 55).
+    pub tempo: u32,
 }
 
 /// `value` as a switch: `on`/`true` or `off`/`false`.
@@ -226,6 +236,14 @@ fn bounded(value: &str, lo: i32, hi: i32) -> Option<i32> {
 }
 
 impl Style {
+    /// The evaluation's weights of its terms as this style sets them.
+    pub(crate) fn weighing(&self) -> super::Weighing {
+        super::Weighing {
+            balance: self.balance,
+            points: self.points,
+        }
+    }
+
     /// Changes one setting, named as the field (`guard`, `vct_depth`…), for A/B tests.
     ///
     /// # Errors
@@ -284,6 +302,8 @@ impl Style {
             "tt_eval" => self.tt_eval = on_off(value).ok_or_else(bad)?,
             "defence_lmr" => self.defence_lmr = on_off(value).ok_or_else(bad)?,
             "balance" => self.balance = bounded(value, 50, 200).ok_or_else(bad)? as u32,
+            "points" => self.points = bounded(value, 25, 400).ok_or_else(bad)? as u32,
+            "tempo" => self.tempo = bounded(value, 0, 400).ok_or_else(bad)? as u32,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -431,6 +451,8 @@ impl Style {
         tt_eval: false,
         defence_lmr: false,
         balance: 100,
+        points: 100,
+        tempo: 100,
     };
 
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning, late move
