@@ -277,6 +277,7 @@ mod tests {
     /// the same amount per percent (a linear weight, rounding aside), with and without a fit.
     #[test]
     fn balance_weighs_the_waiting_side() {
+        use crate::engine::board::Board;
         for moves in [
             "H8 J9 H9 J10 K8",
             "H8 J9 H9 J10 K8 G8",
@@ -301,6 +302,21 @@ mod tests {
                     ((e50 - e100) - (e100 - e150)).abs() <= 2,
                     "{moves} fit {fit}"
                 );
+                // Twice the weight takes the waiting side's terms off once more: its windows
+                // and its point values, fitted or hand-made, as the board sums them.
+                let mut board = Board::new(&g);
+                let f = fitted::fitted().expect("eval_sets.txt reads");
+                if fit {
+                    assert!(board.use_fit(f));
+                }
+                let (sums, oi) = (board.sums(), usize::from(2 - g.to_move()));
+                let points = if fit {
+                    sums.fitted[1][oi] * f.weights.1 / 256
+                } else {
+                    sums.shapes[oi] / 16
+                };
+                let waiting = sums.pattern[oi] + points;
+                assert!((e100 - e200 - waiting).abs() <= 2, "{moves} fit {fit}");
             }
         }
         let mut style = Style::for_level(Level::LIVE_MAX);
