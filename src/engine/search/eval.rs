@@ -171,6 +171,22 @@ mod tests {
     use crate::engine::tuning::{eval_sets, shape_sets};
     use crate::rules::{Game, RuleSet};
 
+    /// Quiet freestyle positions (no four on the board) the tests evaluate.
+    const QUIET: [&str; 3] = [
+        "H8 J9 H9 J10 K8",
+        "H8 J9 H9 J10 K8 G8",
+        "H8 J9 H10 K10 G7 H9 J7",
+    ];
+
+    /// A freestyle game after `moves`.
+    fn gomoku(moves: &str) -> Game {
+        let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
+        for t in moves.split_whitespace() {
+            g.apply_token(t).expect("legal");
+        }
+        g
+    }
+
     fn evaluation(g: &Game, eval_fit: bool) -> i32 {
         weighed(g, eval_fit, "balance", 100)
     }
@@ -197,15 +213,8 @@ mod tests {
     fn the_fitted_evaluation_is_the_fit_s_model() {
         let f = fitted::fitted().expect("eval_sets.txt reads");
         let (m, w) = f.weights;
-        for moves in [
-            "H8 J9 H9 J10 K8",
-            "H8 J9 H9 J10 K8 G8",
-            "H8 J9 H10 K10 G7 H9 J7",
-        ] {
-            let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
-            for t in moves.split_whitespace() {
-                g.apply_token(t).expect("legal");
-            }
+        for moves in QUIET {
+            let g = gomoku(moves);
             let e = eval_sets(&g).expect("a quiet position");
             let value = |s: &u16| set_index(shape_sets()[usize::from(*s)]);
             let mine: i32 = e.mine.iter().map(|s| f.mover[value(s)]).sum();
@@ -265,12 +274,20 @@ mod tests {
                 (i64::from(now) * 75 + i64::from(then) * 25) as i32 / 100
             );
         }
+        setting(("smooth", |s| s.smooth), 0, 50, ["101", "-1"]);
+    }
+
+    /// The setting `key` (read by `get`) is `default` at the strongest level, takes `good`
+    /// and refuses each of `bad`.
+    fn setting(key: (&str, fn(&Style) -> u32), default: u32, good: u32, bad: [&str; 2]) {
+        let (key, get) = key;
         let mut style = Style::for_level(Level::LIVE_MAX);
-        assert_eq!(style.smooth, 0, "off at every level");
-        style.set("smooth", "50").expect("smooth");
-        assert_eq!(style.smooth, 50);
-        assert!(style.set("smooth", "101").is_err());
-        assert!(style.set("smooth", "-1").is_err());
+        assert_eq!(get(&style), default, "{key}: as before at every level");
+        style.set(key, &good.to_string()).expect(key);
+        assert_eq!(get(&style), good, "{key}");
+        for b in bad {
+            assert!(style.set(key, b).is_err(), "{key}={b}");
+        }
     }
 
     /// `balance` weighs the waiting side's terms alone: the evaluation falls as it grows, by
@@ -278,15 +295,8 @@ mod tests {
     #[test]
     fn balance_weighs_the_waiting_side() {
         use crate::engine::board::Board;
-        for moves in [
-            "H8 J9 H9 J10 K8",
-            "H8 J9 H9 J10 K8 G8",
-            "H8 J9 H10 K10 G7 H9 J7",
-        ] {
-            let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
-            for t in moves.split_whitespace() {
-                g.apply_token(t).expect("legal");
-            }
+        for moves in QUIET {
+            let g = gomoku(moves);
             for fit in [false, true] {
                 let e = |b| weighed(&g, fit, "balance", b);
                 let (e50, e100, e150, e200) = (e(50), e(100), e(150), e(200));
@@ -319,31 +329,15 @@ mod tests {
                 assert!((e100 - e200 - waiting).abs() <= 2, "{moves} fit {fit}");
             }
         }
-        let mut style = Style::for_level(Level::LIVE_MAX);
-        assert_eq!(style.balance, 100, "off at every level");
-        style.set("balance", "130").expect("balance");
-        assert_eq!(style.balance, 130);
-        assert!(style.set("balance", "49").is_err());
-        assert!(style.set("balance", "201").is_err());
+        setting(("balance", |s| s.balance), 100, 130, ["49", "201"]);
     }
 
     /// `points` scales the point values alone, linearly, with and without a fit; `tempo` the
     /// mover's threat bonus alone (an open three to make an open four of: 1,500).
     #[test]
     fn points_and_tempo_weigh_their_terms() {
-        let game = |moves: &str| {
-            let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
-            for t in moves.split_whitespace() {
-                g.apply_token(t).expect("legal");
-            }
-            g
-        };
-        for moves in [
-            "H8 J9 H9 J10 K8",
-            "H8 J9 H9 J10 K8 G8",
-            "H8 J9 H10 K10 G7 H9 J7",
-        ] {
-            let g = game(moves);
+        for moves in QUIET {
+            let g = gomoku(moves);
             for fit in [false, true] {
                 let e = |p| weighed(&g, fit, "points", p);
                 let (e100, e200, e300) = (e(100), e(200), e(300));
@@ -360,20 +354,14 @@ mod tests {
             }
         }
         // Black, to move, makes an open four of H8-H10; white's stones make no four.
-        let g = game("H8 A15 H9 C14 H10 E15");
+        let g = gomoku("H8 A15 H9 C14 H10 E15");
         for fit in [false, true] {
             let t = |p| weighed(&g, fit, "tempo", p);
             assert_eq!(t(200) - t(100), 1_500, "fit {fit}");
             assert_eq!(t(100) - t(0), 1_500, "fit {fit}");
         }
-        let mut style = Style::for_level(Level::LIVE_MAX);
-        assert_eq!(
-            (style.points, style.tempo),
-            (100, 100),
-            "as made at every level"
-        );
-        assert!(style.set("points", "24").is_err() && style.set("points", "401").is_err());
-        assert!(style.set("tempo", "-1").is_err() && style.set("tempo", "401").is_err());
+        setting(("points", |s| s.points), 100, 140, ["24", "401"]);
+        setting(("tempo", |s| s.tempo), 100, 0, ["-1", "401"]);
     }
 
     /// The fit is for five in a row without captures: Pente evaluates as before.
