@@ -59,7 +59,7 @@ fn tempo(b: &Board, me: u8) -> i32 {
 /// The part of the evaluation that sums points and windows (no threats, no tempo) of a
 /// position with these sums, for `me` to move: the windows and the empty points' values,
 /// fitted where the board has a fit, else hand-made (the mover's over 8, the other's over
-/// 16); the waiting side's terms weighed `balance` percent.
+/// 16); the waiting side's terms weighed `w.balance` percent, the points `w.points` percent.
 fn basic(b: &Board, sums: &Sums, me: u8, w: Weighing) -> i32 {
     let (mi, oi) = (usize::from(me - 1), usize::from(2 - me));
     let points = b
