@@ -568,7 +568,7 @@ impl Board {
     pub(crate) fn fitted_points(&self, sums: &Sums, me: u8, balance: u32) -> Option<i32> {
         let f = self.fit.as_deref()?;
         let (mover, waiting) = f.fit.weights;
-        let waiting = i32::try_from(i64::from(waiting) * i64::from(balance) / 100).ok()?;
+        let waiting = weigh(waiting, balance);
         let (mi, oi) = (usize::from(me - 1), usize::from(2 - me));
         Some((sums.fitted[0][mi] * mover - sums.fitted[1][oi] * waiting) / 256)
     }
@@ -778,6 +778,16 @@ impl Board {
             .map(|&k| self.window_sums.gain[k as usize])
             .sum()
     }
+}
+
+/// `v` times `pct` percent, saturating (the evaluation's weights, `Style::balance` and the
+/// like, are percentages).
+pub(crate) fn weigh(v: i32, pct: u32) -> i32 {
+    if pct == 100 {
+        return v;
+    }
+    let x = i64::from(v) * i64::from(pct) / 100;
+    i32::try_from(x).unwrap_or(if x < 0 { i32::MIN } else { i32::MAX })
 }
 
 #[cfg(test)]

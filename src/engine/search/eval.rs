@@ -1,7 +1,7 @@
 //! The static evaluation of a position.
 
-use super::{Search, Tactics, WIN};
-use crate::engine::board::{Board, Sums};
+use super::{Search, Style, Tactics, WIN};
+use crate::engine::board::{Board, Sums, weigh};
 use crate::engine::patterns::Threat;
 
 pub(super) fn capture_value(n: u16, goal: u16) -> i32 {
@@ -31,14 +31,6 @@ fn windows(sums: &Sums, me: u8, balance: u32) -> i32 {
     sums.pattern[mi] * 11 / 10 - weigh(sums.pattern[oi], balance)
 }
 
-/// `v` times `pct` percent.
-fn weigh(v: i32, pct: u32) -> i32 {
-    if pct == 100 {
-        return v;
-    }
-    i32::try_from(i64::from(v) * i64::from(pct) / 100).unwrap_or(v)
-}
-
 /// The side to move plays its best threat first, unless the other side can make a four
 /// first.
 fn tempo(b: &Board, me: u8) -> i32 {
@@ -60,31 +52,12 @@ fn tempo(b: &Board, me: u8) -> i32 {
 /// position with these sums, for `me` to move: the windows and the empty points' values,
 /// fitted where the board has a fit, else hand-made (the mover's over 8, the other's over
 /// 16); the waiting side's terms weighed `w.balance` percent, the points `w.points` percent.
-fn basic(b: &Board, sums: &Sums, me: u8, w: Weighing) -> i32 {
+fn basic(b: &Board, sums: &Sums, me: u8, style: &Style) -> i32 {
     let (mi, oi) = (usize::from(me - 1), usize::from(2 - me));
     let points = b
-        .fitted_points(sums, me, w.balance)
-        .unwrap_or_else(|| sums.shapes[mi] / 8 - weigh(sums.shapes[oi], w.balance) / 16);
-    windows(sums, me, w.balance) + weigh(points, w.points)
-}
-
-/// How the evaluation weighs its terms, in percent of the values as made or fitted
-/// (`Style::balance`, `Style::points`).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Weighing {
-    /// The waiting side's windows and point values.
-    pub(crate) balance: u32,
-    /// Both sides' point values against the windows.
-    pub(crate) points: u32,
-}
-
-#[cfg(test)]
-impl Weighing {
-    /// The values as made or fitted.
-    pub(crate) const AS_MADE: Weighing = Weighing {
-        balance: 100,
-        points: 100,
-    };
+        .fitted_points(sums, me, style.balance)
+        .unwrap_or_else(|| sums.shapes[mi] / 8 - weigh(sums.shapes[oi], style.balance) / 16);
+    windows(sums, me, style.balance) + weigh(points, style.points)
 }
 
 /// The basic part of the evaluation for `me`, the side to move, blended with that of the
@@ -93,13 +66,13 @@ impl Weighing {
 /// swings with whose turn it is, and the blend damps the swing from one ply to the next, so
 /// margins and windows that compare depths hold better. Without a parent (the search's
 /// first position) or at 0%, the position's own.
-pub(crate) fn blended_basic(b: &Board, me: u8, parent_pct: u32, w: Weighing) -> i32 {
-    let now = basic(b, &b.sums(), me, w);
+pub(crate) fn blended_basic(b: &Board, me: u8, style: &Style) -> i32 {
+    let now = basic(b, &b.sums(), me, style);
     match b.parent_sums() {
-        Some(before) if parent_pct > 0 => {
-            let pct = i64::from(parent_pct.min(100));
+        Some(before) if style.smooth > 0 => {
+            let pct = i64::from(style.smooth.min(100));
             // The parent had the other side to move: its value for that side, negated.
-            let then = -basic(b, &before, 3 - me, w);
+            let then = -basic(b, &before, 3 - me, style);
             i32::try_from((i64::from(now) * (100 - pct) + i64::from(then) * pct) / 100)
                 .unwrap_or(now)
         }
@@ -138,7 +111,7 @@ impl Search<'_> {
         let (mi, oi) = (usize::from(me - 1), usize::from(opp - 1));
         // The windows and the shapes of the empty points (the moves each side has), the
         // tempo, and with a fit the value of the two sides' threats.
-        let mut s = blended_basic(b, me, self.style.smooth, self.style.weighing())
+        let mut s = blended_basic(b, me, &self.style)
             + weigh(tempo(b, me), self.style.tempo)
             + b.situation(me);
         if b.captures != crate::rules::Captures::None {
@@ -166,6 +139,7 @@ mod tests {
 
     use super::super::{Limits, Search, Style, Table, Tactics};
     use crate::engine::Level;
+    use crate::engine::board::Board;
     use crate::engine::fitted;
     use crate::engine::patterns::set_index;
     use crate::engine::tuning::{eval_sets, shape_sets};
@@ -177,6 +151,15 @@ mod tests {
         "H8 J9 H9 J10 K8 G8",
         "H8 J9 H10 K10 G7 H9 J7",
     ];
+
+    /// A board of `g`, evaluating with the fit when `fit`.
+    fn board(g: &Game, fit: bool) -> Board {
+        let mut b = Board::new(g);
+        if fit {
+            assert!(b.use_fit(fitted::fitted().expect("eval_sets.txt reads")));
+        }
+        b
+    }
 
     /// A freestyle game after `moves`.
     fn gomoku(moves: &str) -> Game {
@@ -230,47 +213,35 @@ mod tests {
         }
     }
 
+    /// `blended_basic` with the strongest level's style blending `pct` percent.
+    fn blend(b: &Board, me: u8, pct: u32) -> i32 {
+        let mut style = Style::for_level(Level::LIVE_MAX);
+        style.smooth = pct;
+        super::blended_basic(b, me, &style)
+    }
+
     /// The blend weighs the position before the last move as a fresh board of that position
     /// values it for the side then to move, negated; at 0% or without a last move the
     /// position's own; with and without a fit.
     #[test]
     fn the_blend_weighs_the_position_before_the_last_move() {
-        use crate::engine::board::Board;
         use crate::rules::{Action, Point};
         for with_fit in [false, true] {
-            let mut parent = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
-            for t in "H8 J9 H10 K10 G7 H9".split_whitespace() {
-                parent.apply_token(t).expect("legal");
-            }
-            let board = |g: &Game| {
-                let mut b = Board::new(g);
-                if with_fit {
-                    assert!(b.use_fit(fitted::fitted().expect("eval_sets.txt reads")));
-                }
-                b
-            };
+            let parent = gomoku("H8 J9 H10 K10 G7 H9");
+            let board = |g: &Game| board(g, with_fit);
             let mut b = board(&parent);
-            assert_eq!(
-                super::blended_basic(&b, 1, 50, super::Weighing::AS_MADE),
-                super::blended_basic(&b, 1, 0, super::Weighing::AS_MADE)
-            );
+            assert_eq!(blend(&b, 1, 50), blend(&b, 1, 0));
             b.apply(Action::Place(Point::parse("J7", 15).expect("point")))
                 .expect("legal");
             let me = b.game.to_move();
             assert_eq!(me, 2);
-            let now = super::blended_basic(&b, me, 0, super::Weighing::AS_MADE);
-            let then = super::blended_basic(&b, me, 100, super::Weighing::AS_MADE);
-            assert_eq!(
-                then,
-                -super::blended_basic(&board(&parent), 1, 0, super::Weighing::AS_MADE)
-            );
+            let now = blend(&b, me, 0);
+            let then = blend(&b, me, 100);
+            assert_eq!(then, -blend(&board(&parent), 1, 0));
             assert_ne!(now, then, "fit {with_fit}: black's J7 changed the sums");
+            assert_eq!(blend(&b, me, 50), (now + then) / 2);
             assert_eq!(
-                super::blended_basic(&b, me, 50, super::Weighing::AS_MADE),
-                (now + then) / 2
-            );
-            assert_eq!(
-                super::blended_basic(&b, me, 25, super::Weighing::AS_MADE),
+                blend(&b, me, 25),
                 (i64::from(now) * 75 + i64::from(then) * 25) as i32 / 100
             );
         }
@@ -294,7 +265,6 @@ mod tests {
     /// the same amount per percent (a linear weight, rounding aside), with and without a fit.
     #[test]
     fn balance_weighs_the_waiting_side() {
-        use crate::engine::board::Board;
         for moves in QUIET {
             let g = gomoku(moves);
             for fit in [false, true] {
@@ -314,12 +284,8 @@ mod tests {
                 );
                 // Twice the weight takes the waiting side's terms off once more: its windows
                 // and its point values, fitted or hand-made, as the board sums them.
-                let mut board = Board::new(&g);
                 let f = fitted::fitted().expect("eval_sets.txt reads");
-                if fit {
-                    assert!(board.use_fit(f));
-                }
-                let (sums, oi) = (board.sums(), usize::from(2 - g.to_move()));
+                let (sums, oi) = (board(&g, fit).sums(), usize::from(2 - g.to_move()));
                 let points = if fit {
                     sums.fitted[1][oi] * f.weights.1 / 256
                 } else {

@@ -28,7 +28,6 @@ mod style;
 mod threats;
 mod tt_eval;
 
-pub(crate) use eval::Weighing;
 pub(crate) use eval::line_terms;
 pub use style::Style;
 

@@ -236,14 +236,6 @@ fn bounded(value: &str, lo: i32, hi: i32) -> Option<i32> {
 }
 
 impl Style {
-    /// The evaluation's weights of its terms as this style sets them.
-    pub(crate) fn weighing(&self) -> super::Weighing {
-        super::Weighing {
-            balance: self.balance,
-            points: self.points,
-        }
-    }
-
     /// Changes one setting, named as the field (`guard`, `vct_depth`…), for A/B tests.
     ///
     /// # Errors
