@@ -253,7 +253,7 @@ mod tests {
     fn setting(key: (&str, fn(&Style) -> u32), default: u32, good: u32, bad: [&str; 2]) {
         let (key, get) = key;
         let mut style = Style::for_level(Level::LIVE_MAX);
-        assert_eq!(get(&style), default, "{key}: as before at every level");
+        assert_eq!(get(&style), default, "{key}: the strongest level's weight");
         style.set(key, &good.to_string()).expect(key);
         assert_eq!(get(&style), good, "{key}");
         for b in bad {
@@ -295,7 +295,11 @@ mod tests {
                 assert!((e100 - e200 - waiting).abs() <= 2, "{moves} fit {fit}");
             }
         }
-        setting(("balance", |s| s.balance), 100, 130, ["49", "201"]);
+        setting(("balance", |s| s.balance), 80, 130, ["49", "201"]);
+        for level in 1..=4 {
+            let s = Style::for_level(Level::new(level).expect("level"));
+            assert_eq!(s.balance, 100, "level {level} as before");
+        }
     }
 
     /// `points` scales the point values alone, linearly, with and without a fit; `tempo` the

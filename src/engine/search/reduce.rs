@@ -510,6 +510,10 @@ mod tests {
         for rules in ["pente", "keryo"] {
             let s = level5.for_rules(&spec(rules));
             assert_eq!((s.mcp, s.lmr, s.rfp, s.improving), (0, 0, 0, 0), "{rules}");
+            assert_eq!(
+                s.balance, 100,
+                "{rules}: the waiting side as measured there"
+            );
             assert_eq!(move_count(&s, 3, 12), 12, "{rules}: the full width");
             assert_eq!(reduction(&s, 6, 20, false), 0, "{rules}: no reduction");
             assert_eq!(
@@ -518,10 +522,11 @@ mod tests {
                     lmr: level5.lmr,
                     rfp: level5.rfp,
                     improving: level5.improving,
+                    balance: level5.balance,
                     ..s
                 },
                 level5,
-                "only those four"
+                "only those five"
             );
         }
         let mut pruning = level5;

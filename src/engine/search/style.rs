@@ -207,9 +207,11 @@ pub struct Style {
     /// The weight, in percent, of the waiting side's terms in the evaluation (its windows and
     /// its point values) against the side to move's. Where Rapfi's choice differs from ours,
     /// ours builds our own lines more and blocks less, so more than 100 asked whether the
-    /// evaluation undervalues the opponent's shapes: 130 scored six points below today's
-    /// settings against Rapfi, 80 and 65 one or two above, within the noise
-    /// (`docs/engine-measurements.md`, December 6, stop 55). 100 at every level.
+    /// evaluation undervalues the opponent's shapes: 130 scored six points below the settings
+    /// then against Rapfi, 80 about three above over 2,000 games at eight seeds
+    /// (`docs/engine-measurements.md`, December 6, stops 55 and 56). 80 at levels 5 and 6 in
+    /// the games without captures (where it was measured), 100 at levels 1-4 and in capture
+    /// games (see [`Style::for_rules`]).
     pub balance: u32,
     /// The weight, in percent, of both sides' point values (the shapes one more stone makes
     /// at each empty point, fitted or hand-made) against the windows. 100 at every level: 70
@@ -304,7 +306,9 @@ impl Style {
     /// This style as it plays under `rules`: in capture games without `prune_captures`, every
     /// candidate is searched to full depth (no move count pruning, no late move reductions,
     /// no reverse futility, no razoring, no pruning by `improving`, no internal iterative
-    /// reduction, no move counts at the answers to a three).
+    /// reduction, no move counts at the answers to a three), and the waiting side weighs 100
+    /// percent (`balance` was measured in Gomoku only; Pente and Keryo keep what met their
+    /// targets).
     pub fn for_rules(self, rules: &crate::rules::RuleSet) -> Style {
         if rules.captures == crate::rules::Captures::None || self.prune_captures {
             return self;
@@ -322,6 +326,7 @@ impl Style {
             razor: 0,
             defence_mcp: 0,
             defence_lmr: false,
+            balance: 100,
             ..self
         }
     }
@@ -391,7 +396,9 @@ impl Style {
     /// futility (`rfp=60`) with fewer moves where the side to move is not improving
     /// (`improving=50`): about 1.6 plies deeper again at equal nodes, and 79-1-64 (55.2%)
     /// against Rapfi at 50 ms where the settings before scored 40-0-56 (41.7%) the same
-    /// afternoon (`docs/engine-measurements.md`, December 5, stop 49).
+    /// afternoon (`docs/engine-measurements.md`, December 5, stop 49). Since December 6 (stop
+    /// 56) the waiting side's terms weigh 80% (`balance`): about three points more against
+    /// Rapfi at 50 ms over 2,000 games.
     const STRONGEST: Style = Style {
         max_depth: 64,
         width: 12,
@@ -442,7 +449,7 @@ impl Style {
         aspire: 0,
         tt_eval: false,
         defence_lmr: false,
-        balance: 100,
+        balance: 80,
         points: 100,
         tempo: 100,
     };
@@ -467,6 +474,7 @@ impl Style {
         cut_lmr: 0,
         razor: 0,
         defence_mcp: 0,
+        balance: 100,
         ..Style::STRONGEST
     };
 }
