@@ -210,8 +210,9 @@ pub struct Style {
     /// evaluation undervalues the opponent's shapes: 130 scored six points below the settings
     /// then against Rapfi, 80 about three above over 2,000 games at eight seeds
     /// (`docs/engine-measurements.md`, December 6, stops 55 and 56). 80 at levels 5 and 6 in
-    /// the games without captures (where it was measured), 100 at levels 1-4 and in capture
-    /// games (see [`Style::for_rules`]).
+    /// the games without captures (measured in Gomoku; Renju follows it as it follows Gomoku's
+    /// pruning), 100 at levels 1-4 and in capture games, where [`Style::for_rules`] sets it
+    /// (so a capture game takes another value only with `prune_captures`, like the pruning).
     pub balance: u32,
     /// The weight, in percent, of both sides' point values (the shapes one more stone makes
     /// at each empty point, fitted or hand-made) against the windows. 100 at every level: 70
