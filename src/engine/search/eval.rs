@@ -51,7 +51,8 @@ fn tempo(b: &Board, me: u8) -> i32 {
 /// The part of the evaluation that sums points and windows (no threats, no tempo) of a
 /// position with these sums, for `me` to move: the windows and the empty points' values,
 /// fitted where the board has a fit, else hand-made (the mover's over 8, the other's over
-/// 16); the waiting side's terms weighed `w.balance` percent, the points `w.points` percent.
+/// 16); the waiting side's terms weighed `style.balance` percent, the points `style.points`
+/// percent.
 fn basic(b: &Board, sums: &Sums, me: u8, style: &Style) -> i32 {
     let (mi, oi) = (usize::from(me - 1), usize::from(2 - me));
     let points = b
@@ -161,6 +162,16 @@ mod tests {
         b
     }
 
+    /// `check` run on every quiet position (its moves and game), with and without the fit.
+    fn each_quiet(check: impl Fn(&str, &Game, bool)) {
+        for moves in QUIET {
+            let g = gomoku(moves);
+            for fit in [false, true] {
+                check(moves, &g, fit);
+            }
+        }
+    }
+
     /// A freestyle game after `moves`.
     fn gomoku(moves: &str) -> Game {
         let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
@@ -265,36 +276,33 @@ mod tests {
     /// the same amount per percent (a linear weight, rounding aside), with and without a fit.
     #[test]
     fn balance_weighs_the_waiting_side() {
-        for moves in QUIET {
-            let g = gomoku(moves);
-            for fit in [false, true] {
-                let e = |b| weighed(&g, fit, "balance", b);
-                let (e50, e100, e150, e200) = (e(50), e(100), e(150), e(200));
-                assert!(
-                    e50 > e100 && e100 > e150 && e150 > e200,
-                    "{moves} fit {fit}"
-                );
-                assert!(
-                    ((e100 - e200) - 2 * (e100 - e150)).abs() <= 2,
-                    "{moves} fit {fit}"
-                );
-                assert!(
-                    ((e50 - e100) - (e100 - e150)).abs() <= 2,
-                    "{moves} fit {fit}"
-                );
-                // Twice the weight takes the waiting side's terms off once more: its windows
-                // and its point values, fitted or hand-made, as the board sums them.
-                let f = fitted::fitted().expect("eval_sets.txt reads");
-                let (sums, oi) = (board(&g, fit).sums(), usize::from(2 - g.to_move()));
-                let points = if fit {
-                    sums.fitted[1][oi] * f.weights.1 / 256
-                } else {
-                    sums.shapes[oi] / 16
-                };
-                let waiting = sums.pattern[oi] + points;
-                assert!((e100 - e200 - waiting).abs() <= 2, "{moves} fit {fit}");
-            }
-        }
+        let f = fitted::fitted().expect("eval_sets.txt reads");
+        each_quiet(|moves, g, fit| {
+            let e = |b| weighed(g, fit, "balance", b);
+            let (e50, e100, e150, e200) = (e(50), e(100), e(150), e(200));
+            assert!(
+                e50 > e100 && e100 > e150 && e150 > e200,
+                "{moves} fit {fit}"
+            );
+            assert!(
+                ((e100 - e200) - 2 * (e100 - e150)).abs() <= 2,
+                "{moves} fit {fit}"
+            );
+            assert!(
+                ((e50 - e100) - (e100 - e150)).abs() <= 2,
+                "{moves} fit {fit}"
+            );
+            // Twice the weight takes the waiting side's terms off once more: its windows
+            // and its point values, fitted or hand-made, as the board sums them.
+            let (sums, oi) = (board(g, fit).sums(), usize::from(2 - g.to_move()));
+            let points = if fit {
+                sums.fitted[1][oi] * f.weights.1 / 256
+            } else {
+                sums.shapes[oi] / 16
+            };
+            let waiting = sums.pattern[oi] + points;
+            assert!((e100 - e200 - waiting).abs() <= 2, "{moves} fit {fit}");
+        });
         setting(("balance", |s| s.balance), 80, 130, ["49", "201"]);
         for level in 1..=4 {
             let s = Style::for_level(Level::new(level).expect("level"));
@@ -306,23 +314,20 @@ mod tests {
     /// mover's threat bonus alone (an open three to make an open four of: 1,500).
     #[test]
     fn points_and_tempo_weigh_their_terms() {
-        for moves in QUIET {
-            let g = gomoku(moves);
-            for fit in [false, true] {
-                let e = |p| weighed(&g, fit, "points", p);
-                let (e100, e200, e300) = (e(100), e(200), e(300));
-                assert_ne!(e100, e200, "{moves} fit {fit}: the points count");
-                assert!(
-                    ((e300 - e200) - (e200 - e100)).abs() <= 2,
-                    "{moves} fit {fit}"
-                );
-                assert_eq!(
-                    weighed(&g, fit, "tempo", 0),
-                    e100,
-                    "{moves}: no threat to make"
-                );
-            }
-        }
+        each_quiet(|moves, g, fit| {
+            let e = |p| weighed(g, fit, "points", p);
+            let (e100, e200, e300) = (e(100), e(200), e(300));
+            assert_ne!(e100, e200, "{moves} fit {fit}: the points count");
+            assert!(
+                ((e300 - e200) - (e200 - e100)).abs() <= 2,
+                "{moves} fit {fit}"
+            );
+            assert_eq!(
+                weighed(g, fit, "tempo", 0),
+                e100,
+                "{moves}: no threat to make"
+            );
+        });
         // Black, to move, makes an open four of H8-H10; white's stones make no four.
         let g = gomoku("H8 A15 H9 C14 H10 E15");
         for fit in [false, true] {
