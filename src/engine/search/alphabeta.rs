@@ -31,10 +31,21 @@ impl Search<'_> {
         let mut tt_move = u16::MAX;
         // The table's score and bound when too shallow to decide here (`tt_eval.rs`).
         let mut hint = None;
-        if let Some(e) = self.tt.probe(key) {
+        // The entry's score, bound and depth, for the singular test (`singular.rs`).
+        let mut entry = None;
+        // The cell this node leaves out while it tests its table move: such a search neither
+        // reads nor writes the table, whose entry is the whole node's.
+        let excluded = self.excluded.at(ply);
+        let probe = if excluded == u16::MAX {
+            self.tt.probe(key)
+        } else {
+            None
+        };
+        if let Some(e) = probe {
             tt_move = e.best;
             let s = from_tt(e.score, ply);
             hint = Some((s, e.bound));
+            entry = Some((s, e.bound, i32::from(e.depth)));
             if i32::from(e.depth) >= depth && ply > 0 {
                 match e.bound {
                     Bound::Exact => return s,
@@ -119,8 +130,29 @@ impl Search<'_> {
                 }
             },
         };
+        if excluded != u16::MAX {
+            moves.retain(|m| m.cell != excluded);
+            if moves.is_empty() {
+                // Nothing but the table move: every other move fails low.
+                return alpha;
+            }
+        }
         if let Some(k) = moves.iter().position(|c| c.cell == tt_move) {
             moves[..=k].rotate_right(1);
+        }
+        // How many plies the table move, first, gains from the singular test.
+        let mut tt_extra = 0;
+        if free
+            && moves.first().is_some_and(|m| m.cell == tt_move)
+            && let Some(bound) =
+                singular::bound_for(&self.style, ply, depth, ext, excluded != u16::MAX, entry)
+        {
+            let tt_score = entry.map_or(0, |e| e.0);
+            match self.singular(tt_move, tt_score, bound, depth, beta, ply, ext, cut) {
+                None => return 0,
+                Some(singular::Singular::Cut(s)) => return s,
+                Some(singular::Singular::Extend(n)) => tt_extra = n,
+            }
         }
         let (mut child_depth, child_ext) = if (is_forced || answers_three) && ext > 0 {
             (depth.max(0), ext - 1)
@@ -151,6 +183,12 @@ impl Search<'_> {
             // A node likely to fail high searches its moves a ply shallower, fours apart: the
             // depth the move is searched to, re-searches included.
             let depth_m = self.move_depth(me, m.cell, child_depth, likely_high);
+            // The table move tested singular: a ply deeper, paid from the extensions left.
+            let (depth_m, child_ext) = if k == 0 && tt_extra != 0 {
+                ((depth_m + tt_extra).max(0), child_ext - tt_extra.max(0))
+            } else {
+                (depth_m, child_ext)
+            };
             let r = r.min(depth_m.max(0));
             // At a node expected to fail high the quiet moves after the first lose more.
             let r = if quiet && k > 0 && m.cell != tt_move {
@@ -221,6 +259,9 @@ impl Search<'_> {
         } else {
             Bound::Exact
         };
+        if excluded != u16::MAX {
+            return best;
+        }
         self.tt.store(Entry {
             key,
             score: to_tt(best, ply),

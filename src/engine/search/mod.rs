@@ -24,6 +24,7 @@ mod quiesce;
 mod razor;
 mod reduce;
 mod root;
+mod singular;
 mod style;
 mod threats;
 mod tt_eval;
@@ -183,6 +184,7 @@ impl Engine {
             counters: killers::Counters::new(),
             trend: improving::Trend::new(),
             qfours_used: 0,
+            excluded: singular::Excluded::new(),
         };
         let (action, score, depth, source) = match game.phase() {
             Phase::Playing => match self.style.book.then(|| super::book::lookup(game)).flatten() {
@@ -410,6 +412,8 @@ struct Search<'a> {
     trend: improving::Trend,
     /// Fours of the leaf quiescence on the line being searched (`Style::qfours`).
     qfours_used: i32,
+    /// The cell each ply's node leaves out while testing its table move (`Style::singular`).
+    excluded: singular::Excluded,
 }
 
 /// The search's board for `game`: with the fitted point values when `style` asks for them
@@ -457,6 +461,7 @@ impl<'a> Search<'a> {
             counters: killers::Counters::new(),
             trend: improving::Trend::new(),
             qfours_used: 0,
+            excluded: singular::Excluded::new(),
         })
     }
 }

@@ -222,6 +222,13 @@ pub struct Style {
     /// an open four, a four-three or a double three it plays first). 100 at every level: 50
     /// and 200 were no better against Rapfi (stop 55).
     pub tempo: u32,
+    /// Singular extensions (`singular.rs`): at a free node at least this many plies from the
+    /// leaves, the table move that failed high before is searched a ply deeper when no other
+    /// move comes within `se_margin` a ply of its score at half the depth (0: never).
+    /// Rapfi's search has them; off at every level.
+    pub singular: i32,
+    /// The margin a ply of the singular test (`singular`), in the evaluation's units.
+    pub se_margin: i32,
 }
 
 /// `value` as a switch: `on`/`true` or `off`/`false`.
@@ -299,6 +306,8 @@ impl Style {
             "balance" => self.balance = bounded(value, 50, 200).ok_or_else(bad)? as u32,
             "points" => self.points = bounded(value, 25, 400).ok_or_else(bad)? as u32,
             "tempo" => self.tempo = bounded(value, 0, 400).ok_or_else(bad)? as u32,
+            "singular" => self.singular = bounded(value, 0, 64).ok_or_else(bad)?,
+            "se_margin" => self.se_margin = bounded(value, 0, 1000).ok_or_else(bad)?,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -328,6 +337,7 @@ impl Style {
             defence_mcp: 0,
             defence_lmr: false,
             balance: 100,
+            singular: 0,
             ..self
         }
     }
@@ -453,6 +463,8 @@ impl Style {
         balance: 80,
         points: 100,
         tempo: 100,
+        singular: 0,
+        se_margin: 2,
     };
 
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning, late move
