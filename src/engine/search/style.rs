@@ -118,9 +118,12 @@ pub struct Style {
     /// (`docs/engine-measurements.md`, December 4 night).
     pub prune_captures: bool,
     /// Whether the move ordering adds the corrections fitted to a stronger engine's moves
-    /// (`src/engine/ordering.txt`, freestyle and standard Gomoku). Off at every level: it
-    /// predicts Rapfi's moves better, costs half a ply at equal nodes and scored no better
-    /// against Rapfi (`docs/engine-measurements.md`, December 5).
+    /// (`src/engine/ordering.txt`, freestyle and standard Gomoku; Renju and the capture games
+    /// keep the hand-made ordering). It predicts Rapfi's moves better and costs half a ply at
+    /// equal nodes; it scored no better against Rapfi in stops 45 and 52, then about three
+    /// points better over 2,250 paired games with the waiting side at 80% (`balance`) in
+    /// stops 56 and 57 (`docs/engine-measurements.md`, December 6): on at levels 5 and 6,
+    /// off at levels 1-4.
     pub policy: bool,
     /// Whether the evaluation weighs the empty points by the values fitted to a stronger
     /// engine's judgement (`src/engine/eval_sets.txt`; freestyle only: no captures, overlines
@@ -409,7 +412,8 @@ impl Style {
     /// against Rapfi at 50 ms where the settings before scored 40-0-56 (41.7%) the same
     /// afternoon (`docs/engine-measurements.md`, December 5, stop 49). Since December 6 (stop
     /// 56) the waiting side's terms weigh 80% (`balance`): about three points more against
-    /// Rapfi at 50 ms over 2,000 games.
+    /// Rapfi at 50 ms over 2,000 games; since stop 57 the move ordering adds the corrections
+    /// fitted to Rapfi's moves (`policy`): about three points more again over 2,250.
     const STRONGEST: Style = Style {
         max_depth: 64,
         width: 12,
@@ -443,7 +447,7 @@ impl Style {
         rfp_plies: 6,
         book: true,
         prune_captures: false,
-        policy: false,
+        policy: true,
         eval_fit: true,
         killers: 0,
         counters: false,
@@ -470,10 +474,11 @@ impl Style {
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning, late move
     /// reductions, reverse futility and the pruning by `improving`), so each of them
     /// searches every candidate to its depth cap as measured before those came to level 5
-    /// (December 4), and with the hand-made evaluation (the fitted one was measured at level
-    /// 5 only).
+    /// (December 4), and with the hand-made evaluation and move ordering (the fitted ones
+    /// were measured at level 5 only).
     const FULL_WIDTH: Style = Style {
         eval_fit: false,
+        policy: false,
         lmr: 0,
         lmr_late: 0,
         lmr_block: 1,
