@@ -109,6 +109,10 @@ impl Search<'_> {
 mod tests {
     use super::*;
     use crate::engine::Level;
+    use crate::engine::search::{EXTENSIONS, INF, Limits};
+    use crate::engine::tt::Table;
+    use crate::rules::{Game, RuleSet};
+    use std::time::{Duration, Instant};
 
     fn style(singular: i32) -> Style {
         let mut s = Style::for_level(Level::new(5).expect("level"));
@@ -157,6 +161,57 @@ mod tests {
             bound_for(&s, 3, 7, 2, false, Some((-WIN_MIN, Bound::Exact, 6))),
             None
         );
+    }
+
+    /// A search of a quiet position (nothing forced, no three to answer) deepened one ply at
+    /// a time from ply 1 to `depth`, as the root's iterations do: its nodes and the table's
+    /// entry for the position (depth, best cell).
+    fn deepened(style: Style, depth: i32, leave_out: Option<u16>) -> (u64, Option<(i8, u16)>) {
+        let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
+        for m in "H8 J9 G7 K8 F10 G9".split_whitespace() {
+            g.apply_token(m).expect("legal");
+        }
+        let mut tt = Table::new(16);
+        let limits = Limits {
+            time: Duration::from_secs(600),
+            nodes: u64::MAX,
+        };
+        let mut s = Search::threats(&mut tt, style, &g, limits, Instant::now()).expect("in play");
+        if let Some(cell) = leave_out {
+            s.excluded.set(1, cell);
+        }
+        for d in 1..=depth {
+            s.negamax(d, -INF, INF, 1, EXTENSIONS, false);
+        }
+        let stored = s.tt.probe(s.b.key()).map(|e| (e.depth, e.best));
+        (s.nodes, stored)
+    }
+
+    /// A node that leaves its table move out is the whole node's entry's business only:
+    /// it neither reads the entry (which would hand it the move it must not play) nor
+    /// writes one (which would be the value of the node without its best move).
+    #[test]
+    fn a_node_leaving_a_move_out_keeps_out_of_the_table() {
+        let st = style(0);
+        let (_, whole) = deepened(st, 3, None);
+        let (_, best) = whole.expect("the whole node stores its entry");
+        assert_ne!(best, u16::MAX);
+        let (_, without) = deepened(st, 3, Some(best));
+        assert_eq!(without, None, "no entry for the node leaving {best} out");
+    }
+
+    /// With the test on, deep free nodes search their table moves deeper or are cut: a
+    /// deepened search of a quiet position visits another number of nodes, and still
+    /// stores a move; off (0), nothing changes from today's search.
+    #[test]
+    fn the_test_changes_the_search_only_when_on() {
+        let level5 = Style::for_level(Level::new(5).expect("level"));
+        let (plain, stored) = deepened(level5, 7, None);
+        assert!(stored.is_some_and(|(_, best)| best != u16::MAX));
+        assert_eq!(deepened(style(0), 7, None).0, plain);
+        let (tested, stored) = deepened(style(3), 7, None);
+        assert!(stored.is_some_and(|(_, best)| best != u16::MAX));
+        assert_ne!(tested, plain, "singular=3: {tested} nodes, as without");
     }
 
     #[test]
