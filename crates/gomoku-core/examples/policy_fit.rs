@@ -9,6 +9,8 @@
 //! records write them; `#` comments). Every position after the first `skip` moves (default 3,
 //! the opening) where the ordering decides (`gomoku_core::engine::tuning::policy_points`) is
 //! an example whose answer is the move the game went on with; one game in five is held out.
+//! A line that starts `black:` or `white:` gives only that side's moves as answers (a match
+//! against the engine to learn from, whose moves alone are worth copying).
 //! The model: the probability of a candidate is the softmax of its score, `c × ordering score
 //! + mine[set] + theirs[set] + a × windows gained + b × windows taken`, where `set` is the set
 //! of four line shapes a stone there makes for the mover (`mine`) or for the other side
@@ -129,6 +131,18 @@ fn report(name: &str, w: &[f64], examples: &[Example]) {
     );
 }
 
+/// A game line's seat prefix: `black:` or `white:` keeps only that side's moves as answers
+/// (the parity of their plies), as when one side of a match is the engine to learn from.
+fn seat(line: &str) -> (Option<usize>, &str) {
+    if let Some(rest) = line.strip_prefix("black:") {
+        (Some(0), rest)
+    } else if let Some(rest) = line.strip_prefix("white:") {
+        (Some(1), rest)
+    } else {
+        (None, line)
+    }
+}
+
 fn read(file: &str, skip: usize) -> Result<(Vec<Example>, Vec<Example>), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
     let rules = RuleSet::from_spec("gomoku").map_err(|e| e.to_string())?;
@@ -140,10 +154,12 @@ fn read(file: &str, skip: usize) -> Result<(Vec<Example>, Vec<Example>), String>
             continue;
         }
         games += 1;
+        let (only, line) = seat(line);
         let mut game = Game::new(rules);
         for (ply, m) in line.split_whitespace().enumerate() {
             let a = Action::parse(m, 15).map_err(|e| format!("line {}: {m}: {e}", k + 1))?;
             if ply >= skip
+                && only.is_none_or(|s| ply % 2 == s)
                 && let (Some(points), Action::Place(p)) = (policy_points(&game), a)
                 && let Some(answer) = points.iter().position(|c| c.point == p)
             {
