@@ -322,11 +322,44 @@ mod tests {
         assert_eq!(s.delaying_reduction(1, 0, 5), 0);
     }
 
+    /// Level 6's style with the one-or-two reductions (`lmr_log` off) from move `lmr`, two
+    /// plies from move `lmr_late`.
     fn style(lmr: usize, lmr_late: usize) -> Style {
         let mut s = Style::for_level(Level::MAX);
         s.lmr = lmr;
         s.lmr_late = lmr_late;
+        s.lmr_log = 0;
         s
+    }
+
+    /// Levels 5 and 6 reduce by the logarithms (`lmr_log=100`): nothing for the first two
+    /// moves or at one ply left, then at least a ply, more for later moves and deeper nodes,
+    /// and the reduced child always keeps a ply.
+    #[test]
+    fn logarithmic_reductions_grow_with_depth_and_index_and_keep_a_ply() {
+        let s = Style::for_level(Level::new(5).expect("level"));
+        assert_eq!(s.lmr_log, 100);
+        for level in 1..=4 {
+            let low = Style::for_level(Level::new(level).expect("level"));
+            assert_eq!(low.lmr, 0, "level {level} reduces nothing");
+        }
+        assert_eq!(reduction(&s, 8, 1, false), 0, "the first moves");
+        assert_eq!(reduction(&s, 1, 30, false), 0, "a ply left");
+        assert_eq!(reduction(&s, 8, 30, true), 0, "a tactical move");
+        // ln 8 × ln 31 = 7.1 plies, all but one of the eight.
+        assert_eq!(reduction(&s, 8, 30, false), 7);
+        // ln 4 × ln 3 = 1.5: one ply.
+        assert_eq!(reduction(&s, 4, 2, false), 1);
+        for depth in 2..16 {
+            let mut last = 0;
+            for index in 2..40 {
+                let r = reduction(&s, depth, index, false);
+                assert!(r >= 1 && r <= depth - 1, "depth {depth} move {index}: {r}");
+                assert!(r >= last, "depth {depth} move {index}");
+                assert!(r >= reduction(&s, depth - 1, index, false).min(depth - 1));
+                last = r;
+            }
+        }
     }
 
     #[test]
@@ -434,11 +467,11 @@ mod tests {
     }
 
     /// Each of the three reductions makes a fixed-depth search of a quiet position cheaper,
-    /// and it still returns a move. The evaluation's weights and the move ordering are those
-    /// the reductions were measured with (`balance` 100, the hand-made ordering): which moves
-    /// raise alpha or come late, and so what a reduction saves on one position, move with the
-    /// evaluation and the order (at level 5's 80 `air` costs nodes here, with its fitted
-    /// ordering `cut_lmr`).
+    /// and it still returns a move. The evaluation's weights, the move ordering and the late
+    /// moves' reductions are those the three were measured with (`balance` 100, the hand-made
+    /// ordering, one or two plies): which moves raise alpha or come late, and so what a
+    /// reduction saves on one position, move with them (at level 5's 80 `air` costs nodes
+    /// here, with its fitted ordering `cut_lmr`).
     #[test]
     fn fail_high_alpha_and_cut_node_reductions_search_fewer_nodes() {
         let g = gomoku("H8 J9 G7 J7 J8");
@@ -446,6 +479,7 @@ mod tests {
             let mut st = Style::for_level(Level::MAX);
             st.balance = 100;
             st.policy = false;
+            st.lmr_log = 0;
             st.fhr = fhr;
             st.air = air;
             st.cut_lmr = cut_lmr;

@@ -52,9 +52,10 @@ pub struct Style {
     pub lmr_late: usize,
     /// Logarithmic reductions: when above 0, a reduced move loses ln(depth) × ln(index + 1) ×
     /// `lmr_log` / 100 plies (at least 1, at most all but one) instead of `lmr_late`'s one or
-    /// two; 0 keeps the one-or-two rule. Off at every level: at 200 it completes about a ply
-    /// more at equal nodes and scored no better against Rapfi (`docs/engine-measurements.md`,
-    /// December 5).
+    /// two; 0 keeps the one-or-two rule. At 200 it completes about a ply more at equal nodes
+    /// and scored no better against Rapfi (December 5); at 100 it was even with the settings of
+    /// stop 54, then with the fitted move ordering about three points ahead over 1,000 paired
+    /// games (stop 57, `docs/engine-measurements.md`): 100 at levels 5 and 6 since.
     pub lmr_log: u32,
     /// The least threat (1 open three, 2 four, 3 double three, 4 four-three, 5 open four)
     /// the opponent would make on a point for the move there to count as a block and never
@@ -430,7 +431,7 @@ impl Style {
         vct_share: 25,
         lmr: 2,
         lmr_late: 6,
-        lmr_log: 0,
+        lmr_log: 100,
         lmr_block: 3,
         lmr_make: 1,
         lmr_root: false,
