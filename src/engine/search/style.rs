@@ -414,7 +414,9 @@ impl Style {
     /// afternoon (`docs/engine-measurements.md`, December 5, stop 49). Since December 6 (stop
     /// 56) the waiting side's terms weigh 80% (`balance`): about three points more against
     /// Rapfi at 50 ms over 2,000 games; since stop 57 the move ordering adds the corrections
-    /// fitted to Rapfi's moves (`policy`): about three points more again over 2,250.
+    /// fitted to Rapfi's moves (`policy`): about three points more again over 2,250; and late
+    /// quiet moves lose plies by the logarithms of depth and index (`lmr_log=100`): about three
+    /// more over 1,000.
     const STRONGEST: Style = Style {
         max_depth: 64,
         width: 12,
