@@ -354,7 +354,7 @@ mod tests {
             let mut last = 0;
             for index in 2..40 {
                 let r = reduction(&s, depth, index, false);
-                assert!(r >= 1 && r <= depth - 1, "depth {depth} move {index}: {r}");
+                assert!((1..depth).contains(&r), "depth {depth} move {index}: {r}");
                 assert!(r >= last, "depth {depth} move {index}");
                 assert!(r >= reduction(&s, depth - 1, index, false).min(depth - 1));
                 last = r;
