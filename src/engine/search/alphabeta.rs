@@ -29,9 +29,8 @@ impl Search<'_> {
         }
         let key = self.b.key();
         let mut tt_move = u16::MAX;
-        // The table's score and bound when too shallow to decide here (`tt_eval.rs`).
-        let mut hint = None;
-        // The entry's score, bound and depth, for the singular test (`singular.rs`).
+        // The table's score, bound and depth when too shallow to decide here: a better guess
+        // than the evaluation (`tt_eval.rs`) and the singular test's start (`singular.rs`).
         let mut entry = None;
         // The cell this node leaves out while it tests its table move: such a search neither
         // reads nor writes the table, whose entry is the whole node's.
@@ -44,7 +43,6 @@ impl Search<'_> {
         if let Some(e) = probe {
             tt_move = e.best;
             let s = from_tt(e.score, ply);
-            hint = Some((s, e.bound));
             entry = Some((s, e.bound, i32::from(e.depth)));
             if i32::from(e.depth) >= depth && ply > 0 {
                 match e.bound {
@@ -96,7 +94,8 @@ impl Search<'_> {
                 }
                 None => {
                     let trend = self.improving(me, &tac, ply);
-                    let trend = tt_eval::refine(self.style.tt_eval, trend, hint);
+                    let trend =
+                        tt_eval::refine(self.style.tt_eval, trend, entry.map(|(s, b, _)| (s, b)));
                     let null_window = beta - alpha == 1;
                     if let Some(s) = self.futile(me, &tac, depth, null_window, beta, ply, trend) {
                         return s;
@@ -144,10 +143,10 @@ impl Search<'_> {
         let mut tt_extra = 0;
         if free
             && moves.first().is_some_and(|m| m.cell == tt_move)
+            && let Some((tt_score, _, _)) = entry
             && let Some(bound) =
                 singular::bound_for(&self.style, ply, depth, ext, excluded != u16::MAX, entry)
         {
-            let tt_score = entry.map_or(0, |e| e.0);
             match self.singular(tt_move, tt_score, bound, depth, beta, ply, ext, cut) {
                 None => return 0,
                 Some(singular::Singular::Cut(s)) => return s,

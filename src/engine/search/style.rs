@@ -320,9 +320,9 @@ impl Style {
     /// This style as it plays under `rules`: in capture games without `prune_captures`, every
     /// candidate is searched to full depth (no move count pruning, no late move reductions,
     /// no reverse futility, no razoring, no pruning by `improving`, no internal iterative
-    /// reduction, no move counts at the answers to a three), and the waiting side weighs 100
-    /// percent (`balance` was measured in Gomoku only; Pente and Keryo keep what met their
-    /// targets).
+    /// reduction, no move counts at the answers to a three, no singular extensions), and the
+    /// waiting side weighs 100 percent (`balance` was measured in Gomoku only; Pente and
+    /// Keryo keep what met their targets).
     pub fn for_rules(self, rules: &crate::rules::RuleSet) -> Style {
         if rules.captures == crate::rules::Captures::None || self.prune_captures {
             return self;
