@@ -124,6 +124,8 @@ pub fn player_for(rules: &RuleSet, level: Level) -> Box<dyn Player> {
 
 #[cfg(test)]
 mod renju_tests;
+#[cfg(test)]
+pub(crate) mod test_support;
 
 #[cfg(test)]
 mod tests {

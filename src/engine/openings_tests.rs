@@ -1,18 +1,11 @@
 //! The computer's decisions in Renju's tournament openings, judged with made-up evaluations
 //! (so that the right answer is known), and the real players' decisions in every phase.
 
+use crate::engine::test_support::{game, node_budget};
 use std::time::Duration;
 
 use super::*;
 use crate::engine::{Player, SimplePlayer};
-
-fn game(spec: &str, moves: &str) -> Game {
-    let mut g = Game::new(RuleSet::from_spec(spec).expect("spec"));
-    for m in moves.split_whitespace() {
-        g.apply_token(m).unwrap_or_else(|e| panic!("{m}: {e}"));
-    }
-    g
-}
 
 fn pt(name: &str) -> Point {
     Point::parse(name, 15).expect("point")
@@ -156,10 +149,7 @@ fn the_players_decide_legally_in_every_phase_of_both_openings() {
         assert!(g.is_legal(a), "simple, {spec} {moves}: {a}");
         for level in [1, 3, 5] {
             let mut e = super::Engine::seeded(Level::new(level).expect("level"), 11);
-            let limits = Limits {
-                time: Duration::from_secs(60),
-                nodes: 4_000,
-            };
+            let limits = node_budget(4_000);
             let a = e.choose_with(&g, limits).expect("an action");
             assert!(g.is_legal(a), "level {level}, {spec} {moves}: {a}");
         }

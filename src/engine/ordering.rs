@@ -194,7 +194,8 @@ pub(crate) fn read_corrections(text: &str) -> Result<Corrections, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Game, Point, RuleSet};
+    use crate::engine::test_support::gomoku;
+    use crate::rules::Point;
 
     #[test]
     fn every_order_of_four_shapes_is_one_set() {
@@ -229,10 +230,7 @@ mod tests {
 
     #[test]
     fn the_fitted_score_adds_the_corrections_of_the_point() {
-        let mut g = Game::new(RuleSet::from_spec("gomoku").expect("rules"));
-        for m in ["H8", "A1", "J8"] {
-            g.apply(Action::parse(m, 15).expect("move")).expect("legal");
-        }
+        let g = gomoku("H8 A1 J8");
         let b = Board::new(&g);
         let cell = |n: &str| cell_of(Point::parse(n, 15).expect("point"));
         let last = last_stones(&b);

@@ -2,19 +2,16 @@
 //! a point black may not play, black sees that it cannot block there, and black's forbidden
 //! shapes count as holes, not strengths.
 
+use crate::engine::test_support::{game, gomoku, node_budget};
 use std::time::Duration;
 
 use super::board::{Board, cell_of};
 use super::patterns::Threat;
 use super::{Engine, Level, Limits, Player, SimplePlayer, WIN};
-use crate::rules::{Action, Game, Point, RuleSet};
+use crate::rules::{Action, Game, Point};
 
 fn renju(moves: &str) -> Game {
-    let mut g = Game::new(RuleSet::from_spec("renju opening=none").expect("spec"));
-    for m in moves.split_whitespace() {
-        g.apply_token(m).unwrap_or_else(|e| panic!("{m}: {e}"));
-    }
-    g
+    game("renju opening=none", moves)
 }
 
 fn pt(name: &str) -> Point {
@@ -22,10 +19,7 @@ fn pt(name: &str) -> Point {
 }
 
 fn limits() -> Limits {
-    Limits {
-        time: Duration::from_secs(60),
-        nodes: 6_000,
-    }
+    node_budget(6_000)
 }
 
 /// Black to move with H8 forbidden: a double three (F8 G8 with H9 H10).
@@ -109,10 +103,7 @@ fn white_wins_through_a_point_black_may_not_play() {
         assert!(e.last_info().score > WIN / 2, "{:?}", e.last_info());
     }
     // In freestyle the same stones are no win for white: black simply blocks at H8.
-    let mut free = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
-    for m in WHITE_TO_STEER.split_whitespace() {
-        free.apply_token(m).expect("legal");
-    }
+    let free = gomoku(WHITE_TO_STEER);
     let mut e = Engine::seeded(Level::MAX, 3);
     e.choose_with(&free, limits()).expect("a move");
     assert!(e.last_info().score < WIN / 2, "{:?}", e.last_info());
@@ -145,10 +136,7 @@ fn black_s_forbidden_shapes_are_no_threats_for_the_evaluation() {
     );
     assert_eq!(b.value_at(h8, 1), 0);
     // The same stones in freestyle: a double three, a real threat.
-    let mut free = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
-    for m in DOUBLE_THREE.split_whitespace() {
-        free.apply_token(m).expect("legal");
-    }
+    let free = gomoku(DOUBLE_THREE);
     let f = Board::new(&free);
     assert_eq!(f.threat_at(h8, 1), Threat::DoubleThree);
     assert!(f.shape_sum[0] > b.shape_sum[0]);

@@ -242,21 +242,12 @@ pub fn policy_points(game: &Game) -> Option<Vec<PolicyPoint>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::test_support::{game, gomoku};
     use crate::engine::windows::window_values;
-    use crate::rules::RuleSet;
-
-    fn game(moves: &str) -> Game {
-        let mut g = Game::new(RuleSet::from_spec("gomoku").expect("rules"));
-        for m in moves.split_whitespace() {
-            g.apply(crate::rules::Action::parse(m, 15).expect("move"))
-                .expect("legal");
-        }
-        g
-    }
 
     #[test]
     fn the_window_terms_add_up_to_the_boards_pattern_sums() {
-        let g = game("H8 H9 J8 J10 G7 K11 F9");
+        let g = gomoku("H8 H9 J8 J10 G7 K11 F9");
         let f = eval_features(&g).expect("quiet");
         let b = Board::new(&g);
         let v = window_values(5);
@@ -269,7 +260,7 @@ mod tests {
     #[test]
     fn the_threats_of_the_side_not_to_move_are_counted_as_the_opponent_s() {
         // White to move; black's H9 would make an open four (H8 H9 H10 H11), white has none.
-        let g = game("H8 A1 J8 A2 H10 A15 H11");
+        let g = gomoku("H8 A1 J8 A2 H10 A15 H11");
         let f = eval_features(&g).expect("quiet");
         assert_eq!(
             f[20..25].iter().sum::<i32>(),
@@ -286,7 +277,7 @@ mod tests {
     #[test]
     fn policy_points_are_the_empty_points_near_the_stones_scored_as_the_search_orders() {
         // White to move against black's open two H8 J8 (A1 is white's, far away).
-        let g = game("H8 A1 J8");
+        let g = gomoku("H8 A1 J8");
         let points = policy_points(&g).expect("quiet");
         let b = Board::new(&g);
         // Every empty point within two of a stone, each once.
@@ -321,18 +312,15 @@ mod tests {
     #[test]
     fn positions_with_a_winning_point_are_not_ordered() {
         // Black threatens five at L8 (H8 J8 K8 G8 F8 is not there yet: four in a row).
-        assert!(policy_points(&game("H8 A1 J8 A2 K8 A3 G8")).is_none());
-        let mut pente = Game::new(RuleSet::from_spec("pente").expect("rules"));
-        pente
-            .apply(crate::rules::Action::parse("K10", 19).expect("move"))
-            .expect("legal");
+        assert!(policy_points(&gomoku("H8 A1 J8 A2 K8 A3 G8")).is_none());
+        let pente = game("pente", "K10");
         assert!(policy_points(&pente).is_none());
     }
 
     #[test]
     fn eval_sets_add_up_to_today_s_evaluation() {
         // White to move; black's open two H8 J8 gives black open-three points.
-        let g = game("H8 A1 J8 B3 G9");
+        let g = gomoku("H8 A1 J8 B3 G9");
         let e = eval_sets(&g).expect("quiet");
         let sum =
             |sets: &[u16], div: i32| sets.iter().map(|&s| shape_set_value(s)).sum::<i32>() / div;
@@ -346,16 +334,13 @@ mod tests {
         assert!(!has_three(&e.mine), "white has no two to make a three of");
         // The empty set is never listed: far fewer sets than empty points.
         assert!(e.mine.len() < 100 && e.theirs.len() < 100);
-        assert!(eval_sets(&game("H8 A1 J8 A2 K8 A3 L8")).is_none());
+        assert!(eval_sets(&gomoku("H8 A1 J8 A2 K8 A3 L8")).is_none());
     }
 
     #[test]
     fn positions_with_a_four_or_captures_are_not_measured() {
-        assert!(eval_features(&game("H8 A1 J8 A2 K8 A3 L8")).is_none());
-        let mut pente = Game::new(RuleSet::from_spec("pente").expect("rules"));
-        pente
-            .apply(crate::rules::Action::parse("K10", 19).expect("move"))
-            .expect("legal");
+        assert!(eval_features(&gomoku("H8 A1 J8 A2 K8 A3 L8")).is_none());
+        let pente = game("pente", "K10");
         assert!(eval_features(&pente).is_none());
     }
 }

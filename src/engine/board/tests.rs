@@ -1,13 +1,6 @@
 use super::*;
+use crate::engine::test_support::{game, gomoku};
 use crate::rules::RuleSet;
-
-fn game(spec: &str, moves: &str) -> Game {
-    let mut g = Game::new(RuleSet::from_spec(spec).expect("spec"));
-    for m in moves.split_whitespace() {
-        g.apply_token(m).expect("legal move");
-    }
-    g
-}
 
 /// The pattern sums and the windows one stone short of a line, counted window by window
 /// from the stones (what the board keeps incrementally).
@@ -288,10 +281,7 @@ fn fitted_sums(b: &Board, fit: &Fitted) -> [[i32; 2]; 2] {
 
 #[test]
 fn the_threat_mask_says_which_threats_each_side_has() {
-    let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
-    for m in ["H8", "A1", "J8", "A15", "K8"] {
-        g.apply_token(m).expect("legal");
-    }
+    let g = gomoku("H8 A1 J8 A15 K8");
     // Black's open three: G8 or L8 makes an open four, F8 or M8 a four.
     let b = Board::new(&g);
     let open_four = 1 << (Threat::OpenFour as usize - 1);
@@ -308,10 +298,7 @@ fn the_threat_mask_says_which_threats_each_side_has() {
 
 #[test]
 fn a_fit_changes_the_evaluation_not_the_ordering_s_values_and_not_renju() {
-    let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
-    for m in ["H8", "J9", "H9"] {
-        g.apply_token(m).expect("legal");
-    }
+    let g = gomoku("H8 J9 H9");
     let hand = Board::new(&g);
     let mut fit = Board::new(&g);
     // The shapes' part of the evaluation for `me`: the points by their roles' values and

@@ -1,18 +1,10 @@
 use super::*;
-use crate::engine::{Engine, Level, Limits, Source, Style};
+use crate::engine::test_support::{game, node_budget};
+use crate::engine::{Engine, Level, Source, Style};
 use rand::SeedableRng;
-use std::time::Duration;
 
 fn rules(spec: &str) -> RuleSet {
     RuleSet::from_spec(spec).expect("a valid rule set")
-}
-
-fn game(spec: &str, moves: &str) -> Game {
-    let mut g = Game::new(rules(spec));
-    for m in moves.split_whitespace() {
-        g.apply_token(m).expect("a legal move");
-    }
-    g
 }
 
 /// The shipped book's entries, each as (its game, its move).
@@ -246,10 +238,7 @@ fn the_colour_choice_of_a_judged_opening_follows_the_book() {
     for o in swap_openings(&rules("gomoku opening=swap2")) {
         let j = judgement(&o).expect("judged");
         let mut e = Engine::seeded(Level::LIVE_MAX, 1);
-        let limits = Limits {
-            time: Duration::from_secs(30),
-            nodes: 20_000,
-        };
+        let limits = node_budget(20_000);
         let a = e.choose_with(&o, limits).expect("a choice");
         assert_eq!(e.last_info().source, Source::Book);
         assert_eq!(e.last_info().nodes, 0, "no search");
@@ -284,10 +273,7 @@ fn the_positions_are_distinct_legal_and_grouped_as_documented() {
 fn levels_5_and_6_answer_from_the_book_and_lower_levels_search() {
     let g = game("keryo", "K10");
     let want = lookup(&g).expect("the centre is in the book").point;
-    let limits = Limits {
-        time: Duration::from_secs(30),
-        nodes: 20_000,
-    };
+    let limits = node_budget(20_000);
     for level in [5, 6] {
         let mut e = Engine::seeded(Level::new(level).expect("a level"), 1);
         assert_eq!(e.choose_with(&g, limits), Some(Action::Place(want)));

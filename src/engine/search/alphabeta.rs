@@ -275,14 +275,12 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::test_support::{gomoku, node_budget};
 
     /// Nodes of a two-ply search below a quiet middle-game position (nothing forced, more
     /// than twenty candidates everywhere), with the style changed by `set`.
     fn nodes_two_plies(set: &[(&str, &str)]) -> u64 {
-        let mut g = Game::new(crate::rules::RuleSet::from_spec("gomoku").expect("spec"));
-        for m in "H8 J9 G7 K8 F10 G9".split_whitespace() {
-            g.apply_token(m).expect("legal move");
-        }
+        let g = gomoku("H8 J9 G7 K8 F10 G9");
         let mut style = Style::for_level(Level::new(5).expect("level"));
         // Level 5's move counts would cap the width these tests are about; `set` may turn
         // them back on.
@@ -291,10 +289,7 @@ mod tests {
             style.set(k, v).expect("setting");
         }
         let mut tt = Table::new(16);
-        let limits = Limits {
-            time: Duration::from_secs(60),
-            nodes: 10_000_000,
-        };
+        let limits = node_budget(10_000_000);
         let mut s = Search::threats(&mut tt, style, &g, limits, Instant::now()).expect("search");
         s.negamax(2, -INF, INF, 1, 0, false);
         s.nodes

@@ -136,15 +136,16 @@ impl Search<'_> {
 
 #[cfg(test)]
 mod tests {
-    use std::time::{Duration, Instant};
+    use crate::engine::test_support::{game, gomoku, node_budget};
+    use std::time::Instant;
 
-    use super::super::{Limits, Search, Style, Table, Tactics};
+    use super::super::{Search, Style, Table, Tactics};
     use crate::engine::Level;
     use crate::engine::board::Board;
     use crate::engine::fitted;
     use crate::engine::patterns::set_index;
     use crate::engine::tuning::{eval_sets, shape_sets};
-    use crate::rules::{Game, RuleSet};
+    use crate::rules::Game;
 
     /// Quiet freestyle positions (no four on the board) the tests evaluate.
     const QUIET: [&str; 3] = [
@@ -172,15 +173,6 @@ mod tests {
         }
     }
 
-    /// A freestyle game after `moves`.
-    fn gomoku(moves: &str) -> Game {
-        let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
-        for t in moves.split_whitespace() {
-            g.apply_token(t).expect("legal");
-        }
-        g
-    }
-
     fn evaluation(g: &Game, eval_fit: bool) -> i32 {
         weighed(g, eval_fit, "balance", 100)
     }
@@ -190,10 +182,7 @@ mod tests {
         let mut style = Style::for_level(Level::LIVE_MAX);
         style.eval_fit = eval_fit;
         style.set(key, &pct.to_string()).expect("a weight");
-        let limits = Limits {
-            time: Duration::from_secs(60),
-            nodes: 1_000,
-        };
+        let limits = node_budget(1_000);
         let mut tt = Table::new(10);
         let s = Search::threats(&mut tt, style, g, limits, Instant::now()).expect("in play");
         s.evaluate(g.to_move(), &Tactics::default(), 0)
@@ -342,10 +331,7 @@ mod tests {
     /// The fit is for five in a row without captures: Pente evaluates as before.
     #[test]
     fn capture_games_keep_the_hand_made_values() {
-        let mut g = Game::new(RuleSet::from_spec("pente").expect("spec"));
-        for t in "K10 L11 N10 L12 M9".split_whitespace() {
-            g.apply_token(t).expect("legal");
-        }
+        let g = game("pente", "K10 L11 N10 L12 M9");
         assert_eq!(evaluation(&g, true), evaluation(&g, false));
     }
 }

@@ -560,7 +560,7 @@ fn from_tt(score: i32, ply: i32) -> i32 {
 mod tests {
     use super::eval::capture_value;
     use super::*;
-    use crate::rules::RuleSet;
+    use crate::engine::test_support::{game, node_budget};
 
     #[test]
     fn the_table_has_the_size_the_style_asks_for() {
@@ -576,24 +576,9 @@ mod tests {
         assert_eq!(style.tt_bits, 12, "a refused value changes nothing");
     }
 
-    fn game(spec: &str, moves: &str) -> Game {
-        let mut g = Game::new(RuleSet::from_spec(spec).expect("spec"));
-        for m in moves.split_whitespace() {
-            g.apply_token(m).expect("legal move");
-        }
-        g
-    }
-
     fn pick(level: u8, g: &Game, nodes: u64) -> Action {
         let mut e = Engine::seeded(Level::new(level).expect("level"), 42);
-        e.choose_with(
-            g,
-            Limits {
-                time: Duration::from_secs(60),
-                nodes,
-            },
-        )
-        .expect("a move")
+        e.choose_with(g, node_budget(nodes)).expect("a move")
     }
 
     fn place(name: &str, size: u8) -> Action {
@@ -628,13 +613,7 @@ mod tests {
         // Black: H8 J8 on row 8 and L9-L11 on column L; L8 makes two fours at once.
         let g = game("gomoku", "H8 A1 J8 A15 L10 O1 L11 O15 L9 B2");
         let mut e = Engine::seeded(Level::MAX, 1);
-        let a = e.choose_with(
-            &g,
-            Limits {
-                time: Duration::from_secs(60),
-                nodes: 200_000,
-            },
-        );
+        let a = e.choose_with(&g, node_budget(200_000));
         assert!(a.is_some());
         assert!(e.last_info().score > WIN_MIN, "{:?}", e.last_info());
     }
@@ -645,10 +624,7 @@ mod tests {
         // (White's stones sit in the corners: on A1 A3 A5 A7, A4 would make two fives.)
         let g = game("gomoku", "H8 A1 J8 O1 K10 A15 K11 O15");
         let mut e = Engine::seeded(Level::MAX, 1);
-        let limits = Limits {
-            time: Duration::from_secs(60),
-            nodes: 400_000,
-        };
+        let limits = node_budget(400_000);
         assert!(
             e.vcf_wins(&g, limits).is_empty(),
             "no continuous fours here"
@@ -668,10 +644,7 @@ mod tests {
     /// under a node cap.
     fn guarded(g: &Game, moves: &[&str]) -> Vec<Action> {
         let mut tt = Table::new(16);
-        let limits = Limits {
-            time: Duration::from_secs(60),
-            nodes: 2_000_000,
-        };
+        let limits = node_budget(2_000_000);
         let mut style = Style::for_level(Level::LIVE_MAX);
         style.guard = 8;
         let mut s = Search::threats(&mut tt, style, g, limits, Instant::now()).expect("in play");
@@ -696,10 +669,7 @@ mod tests {
         // Black to move; white's pair L12 M12 is open at both ends, K12 and N12 attack it.
         let g = game("pente", "K10 L12 A1 M12");
         let k12 = super::super::board::cell_of(Point::parse("K12", 19).expect("point")) as u16;
-        let limits = Limits {
-            time: Duration::from_secs(60),
-            nodes: 1_000,
-        };
+        let limits = node_budget(1_000);
         // (K12's ordering score, the evaluation) under a style changed by `knobs`.
         let read_in = |g: &Game, knobs: &[(&str, &str)]| {
             let mut style = Style::for_level(Level::LIVE_MAX);

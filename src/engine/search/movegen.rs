@@ -278,10 +278,11 @@ impl Search<'_> {
 mod tests {
     use super::*;
     use crate::engine::Level;
-    use crate::engine::search::{Limits, Style};
+    use crate::engine::search::Style;
+    use crate::engine::test_support::node_budget;
     use crate::engine::tt::Table;
     use crate::rules::{Game, RuleSet};
-    use std::time::{Duration, Instant};
+    use std::time::Instant;
 
     /// The candidates of `moves` played under `spec`, as `style` scores them (cell, score).
     fn scored(spec: &str, moves: &str, style: Style) -> Vec<(u16, i32)> {
@@ -290,10 +291,7 @@ mod tests {
             g.apply_token(m).expect("legal move");
         }
         let mut tt = Table::new(12);
-        let limits = Limits {
-            time: Duration::from_secs(60),
-            nodes: 1_000,
-        };
+        let limits = node_budget(1_000);
         let s = Search::threats(
             &mut tt,
             style.for_rules(g.rules()),

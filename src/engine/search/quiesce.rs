@@ -54,20 +54,13 @@ impl Search<'_> {
 
 #[cfg(test)]
 mod tests {
-    use std::time::{Duration, Instant};
+    use crate::engine::test_support::{gomoku, node_budget};
+    use std::time::Instant;
 
-    use super::super::{EXTENSIONS, INF, Limits, Search, Style, Tactics, WIN_MIN};
+    use super::super::{EXTENSIONS, INF, Search, Style, Tactics, WIN_MIN};
     use crate::engine::Level;
     use crate::engine::tt::Table;
-    use crate::rules::{Game, RuleSet};
-
-    fn game(moves: &str) -> Game {
-        let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
-        for m in moves.split_whitespace() {
-            g.apply_token(m).expect("legal move");
-        }
-        g
-    }
+    use crate::rules::Game;
 
     /// `quiesce` and `evaluate` of `g` for the side to move, with `qfours` fours allowed and
     /// `ext` extensions left.
@@ -79,10 +72,7 @@ mod tests {
         // fitted one (`eval_fit`) values the shut three's points below nothing, so playing
         // them out moves it a little, which says nothing about the quiescence.
         style.eval_fit = false;
-        let limits = Limits {
-            time: Duration::from_secs(60),
-            nodes: 1_000_000,
-        };
+        let limits = node_budget(1_000_000);
         let mut s = Search::threats(&mut tt, style, g, limits, Instant::now()).expect("in play");
         let me = s.b.to_move();
         assert!(s.quiet(me), "the test positions are quiet leaves");
@@ -96,7 +86,7 @@ mod tests {
 
     #[test]
     fn a_leaf_whose_mover_wins_by_fours_scores_as_won() {
-        let g = game(FOURS_WIN);
+        let g = gomoku(FOURS_WIN);
         let (q, stand) = scores(&g, 4, EXTENSIONS);
         assert!(q >= WIN_MIN, "quiescence {q}");
         assert!(stand < WIN_MIN, "the evaluation alone sees shapes: {stand}");
@@ -104,7 +94,7 @@ mod tests {
 
     #[test]
     fn without_fours_or_extensions_a_leaf_keeps_its_evaluation() {
-        let g = game(FOURS_WIN);
+        let g = gomoku(FOURS_WIN);
         let (q, stand) = scores(&g, 0, EXTENSIONS);
         assert_eq!(q, stand, "qfours=0 is the evaluation");
         // With no extension left the block would not be searched, and an unanswered four
@@ -119,7 +109,7 @@ mod tests {
     #[test]
     fn a_dead_four_is_no_gain() {
         // Black's only four (H11 or H12 on H8-H10, shut at H7) is blocked and leaves nothing.
-        let g = game("H8 H7 H9 A1 H10 A3 C15 C1 E15 O15");
+        let g = gomoku("H8 H7 H9 A1 H10 A3 C15 C1 E15 O15");
         let (q, stand) = scores(&g, 4, EXTENSIONS);
         assert_eq!(q, stand, "playing the four and its block scores no better");
     }

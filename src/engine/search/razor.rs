@@ -51,25 +51,19 @@ impl Search<'_> {
 
 #[cfg(test)]
 mod tests {
-    use std::time::{Duration, Instant};
+    use crate::engine::test_support::{gomoku, node_budget};
+    use std::time::Instant;
 
-    use super::super::{Limits, Table};
+    use super::super::Table;
     use super::*;
     use crate::engine::Level;
     use crate::engine::search::Style;
-    use crate::rules::{Game, RuleSet};
 
     fn search_with<'a>(tt: &'a mut Table, moves: &str, razor: &str) -> Search<'a> {
-        let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
-        for m in moves.split_whitespace() {
-            g.apply_token(m).expect("legal move");
-        }
+        let g = gomoku(moves);
         let mut style = Style::for_level(Level::new(5).expect("level"));
         style.set("razor", razor).expect("razor");
-        let limits = Limits {
-            time: Duration::from_secs(60),
-            nodes: 10_000_000,
-        };
+        let limits = node_budget(10_000_000);
         Search::threats(tt, style, &g, limits, Instant::now()).expect("search")
     }
 

@@ -251,6 +251,7 @@ impl Search<'_> {
 
 #[cfg(test)]
 mod tests {
+    use crate::engine::test_support::{gomoku, node_budget};
     use std::time::{Duration, Instant};
 
     use super::super::{Limits, Table};
@@ -259,21 +260,9 @@ mod tests {
     use crate::engine::board::cell_of;
     use crate::rules::{Action, Game, Point, RuleSet};
 
-    /// A Gomoku game after `moves`.
-    fn gomoku(moves: &str) -> Game {
-        let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
-        for m in moves.split_whitespace() {
-            g.apply_token(m).expect("legal");
-        }
-        g
-    }
-
     /// A search of `g` with `style` (a small node cap; the tests call its parts, not `run`).
     fn search<'a>(tt: &'a mut Table, style: Style, g: &Game) -> Search<'a> {
-        let limits = Limits {
-            time: Duration::from_secs(60),
-            nodes: 1_000,
-        };
+        let limits = node_budget(1_000);
         Search::threats(tt, style, g, limits, Instant::now()).expect("in play")
     }
 
@@ -384,10 +373,7 @@ mod tests {
     /// what the table then holds of the root (its depth and best move).
     fn fixed_depth(g: &Game, style: Style, depth: i32) -> (u64, Option<(i8, u16)>) {
         let mut tt = Table::new(16);
-        let limits = Limits {
-            time: Duration::from_secs(600),
-            nodes: u64::MAX,
-        };
+        let limits = Limits::time(Duration::from_secs(600));
         let mut s = Search::threats(&mut tt, style, g, limits, Instant::now()).expect("in play");
         s.negamax(depth, -super::super::INF, super::super::INF, 0, 0, false);
         let stored = s.tt.probe(s.b.key()).map(|e| (e.depth, e.best));

@@ -357,6 +357,7 @@ pub(super) fn start_iteration(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::test_support::{gomoku, node_budget};
     use proptest::prelude::*;
 
     fn ms(n: u64) -> Duration {
@@ -366,11 +367,7 @@ mod tests {
     /// Black to move against white's open three L9-L11 (white's other stones far off): A2
     /// lets white win by continuous fours, L8 stops the three.
     fn open_three_to_stop() -> Game {
-        let mut g = Game::new(crate::rules::RuleSet::from_spec("gomoku").expect("spec"));
-        for m in "A15 C3 O15 M3 O1 L10 H1 L11 A1 L9".split_whitespace() {
-            g.apply_token(m).expect("legal move");
-        }
-        g
+        gomoku("A15 C3 O15 M3 O1 L10 H1 L11 A1 L9")
     }
 
     fn cell(name: &str) -> u16 {
@@ -383,10 +380,7 @@ mod tests {
     fn final_check(nodes: u64, chosen: u16, other: u16) -> (u16, u64) {
         let g = open_three_to_stop();
         let mut tt = Table::new(16);
-        let limits = Limits {
-            time: Duration::from_secs(60),
-            nodes,
-        };
+        let limits = node_budget(nodes);
         let style = Style::for_level(Level::new(5).expect("level"));
         let mut s = Search::threats(&mut tt, style, &g, limits, Instant::now()).expect("search");
         let (cell, _) = s.avoid_opponent_vcf(1, (chosen, 0), &[(other, 0)], &[]);
@@ -414,17 +408,11 @@ mod tests {
     /// searched by level 4's full-width style with aspiration windows of `aspire` around
     /// `previous`, on a fresh table: the score and the nodes searched.
     fn first_move_score(aspire: i32, previous: Option<i32>, depth: i32) -> (i32, u64) {
-        let mut g = Game::new(crate::rules::RuleSet::from_spec("gomoku").expect("spec"));
-        for m in "H8 J9 G7 K8 F10 G9".split_whitespace() {
-            g.apply_token(m).expect("legal move");
-        }
+        let g = gomoku("H8 J9 G7 K8 F10 G9");
         let mut style = Style::for_level(Level::new(4).expect("level"));
         style.set("aspire", &aspire.to_string()).expect("setting");
         let mut tt = Table::new(16);
-        let limits = Limits {
-            time: Duration::from_secs(60),
-            nodes: 10_000_000,
-        };
+        let limits = node_budget(10_000_000);
         let mut s = Search::threats(&mut tt, style, &g, limits, Instant::now()).expect("search");
         let p = s.b.point(usize::from(cell("K10"))).expect("on the board");
         s.b.apply(Action::Place(p)).expect("legal");

@@ -110,8 +110,9 @@ mod tests {
     use super::*;
     use crate::engine::Level;
     use crate::engine::search::{EXTENSIONS, INF, Limits};
+    use crate::engine::test_support::gomoku;
     use crate::engine::tt::Table;
-    use crate::rules::{Game, RuleSet};
+
     use std::time::{Duration, Instant};
 
     fn style(singular: i32) -> Style {
@@ -167,15 +168,9 @@ mod tests {
     /// a time from ply 1 to `depth`, as the root's iterations do: its nodes and the table's
     /// entry for the position (depth, best cell).
     fn deepened(style: Style, depth: i32, leave_out: Option<u16>) -> (u64, Option<(i8, u16)>) {
-        let mut g = Game::new(RuleSet::from_spec("gomoku").expect("spec"));
-        for m in "H8 J9 G7 K8 F10 G9".split_whitespace() {
-            g.apply_token(m).expect("legal");
-        }
+        let g = gomoku("H8 J9 G7 K8 F10 G9");
         let mut tt = Table::new(16);
-        let limits = Limits {
-            time: Duration::from_secs(600),
-            nodes: u64::MAX,
-        };
+        let limits = Limits::time(Duration::from_secs(600));
         let mut s = Search::threats(&mut tt, style, &g, limits, Instant::now()).expect("in play");
         if let Some(cell) = leave_out {
             s.excluded.set(1, cell);

@@ -1,29 +1,18 @@
 //! The threat searches' moves in capture games: threats made by what a capture takes away or
 //! by a capture that would reach the goal, which a point's shapes cannot show.
 
-use std::time::Duration;
+use crate::engine::test_support::{game, node_budget};
 
 use super::super::{Engine, Limits};
 use crate::engine::Level;
-use crate::rules::{Action, Game, Point, RuleSet};
-
-fn game(spec: &str, moves: &str) -> Game {
-    let mut g = Game::new(RuleSet::from_spec(spec).expect("spec"));
-    for m in moves.split_whitespace() {
-        g.apply_token(m).expect("legal move");
-    }
-    g
-}
+use crate::rules::{Action, Point};
 
 fn place(name: &str) -> Action {
     Action::Place(Point::parse(name, 19).expect("point"))
 }
 
 fn limits() -> Limits {
-    Limits {
-        time: Duration::from_secs(60),
-        nodes: 300_000,
-    }
+    node_budget(300_000)
 }
 
 /// Keryo, from a game level 5 lost to pente.org's engine (seed 161, game 0), white to move at
