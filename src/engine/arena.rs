@@ -31,8 +31,8 @@ pub enum Side {
     Tuned {
         /// The level whose budget and style it starts from.
         level: Level,
-        /// The style it plays with.
-        style: Style,
+        /// The style it plays with (boxed: a style is some two hundred bytes).
+        style: Box<Style>,
         /// The side as written.
         text: String,
     },
@@ -59,7 +59,7 @@ impl Side {
         match self {
             Side::Level(l) => Ok(Box::new(Engine::seeded(*l, seed))),
             Side::Tuned { level, style, .. } => {
-                Ok(Box::new(Engine::with_style(*level, *style, seed)))
+                Ok(Box::new(Engine::with_style(*level, **style, seed)))
             }
             Side::Pbrain { command, .. } => PbrainClient::spawn(command)
                 .map(|c| Box::new(c) as Box<dyn Player>)
@@ -160,7 +160,7 @@ pub fn parse_side(text: &str, turn: Duration) -> Result<Side, ArenaError> {
     Ok(if tuned {
         Side::Tuned {
             level,
-            style,
+            style: Box::new(style),
             text: t.to_string(),
         }
     } else {

@@ -159,6 +159,8 @@ impl Search<'_> {
             (depth - 1, ext)
         };
         let alpha0 = alpha;
+        // Whether this node is on the principal variation (`style.lmr_pv`), as it was entered.
+        let pv = beta - alpha > 1;
         let mut best = -INF;
         let mut best_move = u16::MAX;
         for (k, m) in moves.iter().enumerate() {
@@ -175,7 +177,8 @@ impl Search<'_> {
                 // A reduced move at a node whose side is not improving may lose a ply more
                 // (Stockfish's and Rapfi's rule).
                 let r = reduce::reduction(&self.style, depth, k, false);
-                reduce::trend_reduction(&self.style, r, worsening, child_depth)
+                let r = reduce::trend_reduction(&self.style, r, worsening, child_depth);
+                reduce::pv_reduction(&self.style, r, pv)
             } else {
                 0
             };

@@ -39,7 +39,8 @@ const WIN_MIN: i32 = WIN - 10_000;
 const INF: i32 = WIN + 1;
 /// Nodes between two looks at the clock.
 const CLOCK_EVERY: u64 = 128;
-/// Forced replies (blocks) searched past the nominal depth on one line.
+/// Forced replies (blocks) searched past the nominal depth on one line, by default
+/// (`Style::extensions`).
 const EXTENSIONS: i32 = 6;
 
 /// How long one search may run: a time budget and, for reproducible tests, a node cap.

@@ -42,6 +42,12 @@ pub(super) fn trend_reduction(style: &Style, r: i32, worsening: bool, child_dept
     }
 }
 
+/// The reduction `r` of a late move at a node on the principal variation (`pv`: searched with
+/// an open window): `style.lmr_pv` plies fewer, down to none.
+pub(super) fn pv_reduction(style: &Style, r: i32, pv: bool) -> i32 {
+    if pv { (r - style.lmr_pv).max(0) } else { r }
+}
+
 /// The reduction `r` of a late move that makes and stops no threat, searched after the first
 /// at a node expected to fail high (`cut`): `style.cut_lmr` plies more.
 pub(super) fn cut_reduction(style: &Style, r: i32, cut: bool, child_depth: i32) -> i32 {
@@ -367,6 +373,25 @@ mod tests {
         assert_eq!(trend_reduction(&s, 1, true, 2), 1, "one ply must be left");
         assert_eq!(trend_reduction(&s, 2, true, 2), 2, "never less than before");
         assert!(s.set("lmr_trend", "maybe").is_err());
+    }
+
+    #[test]
+    fn the_principal_variation_reduces_fewer_plies_when_told() {
+        let mut s = style(2, 6);
+        assert_eq!(pv_reduction(&s, 2, true), 2, "off by default");
+        s.set("lmr_pv", "1").expect("a number of plies");
+        assert_eq!(pv_reduction(&s, 2, true), 1);
+        assert_eq!(pv_reduction(&s, 1, true), 0, "down to none");
+        assert_eq!(pv_reduction(&s, 0, true), 0, "never below none");
+        assert_eq!(
+            pv_reduction(&s, 2, false),
+            2,
+            "off the variation: as before"
+        );
+        for bad in ["-1", "9", "one"] {
+            assert!(s.set("lmr_pv", bad).is_err(), "{bad}");
+        }
+        assert_eq!(s.lmr_pv, 1, "a refused value changes nothing");
     }
 
     /// A search of `g` from its root to `depth` plies with no limit: the nodes it took and

@@ -116,17 +116,30 @@ impl Search<'_> {
                     continue;
                 }
                 let score = if exact_all {
-                    -self.negamax(depth - 1, -INF, INF, 1, EXTENSIONS, false)
+                    -self.negamax(depth - 1, -INF, INF, 1, self.style.extensions, false)
                 } else if k == 0 {
                     self.first_root_move(depth, best.map(|b| b.1))
                 } else {
-                    let mut s =
-                        -self.negamax(depth - 1 - r, -alpha - 1, -alpha, 1, EXTENSIONS, true);
+                    let mut s = -self.negamax(
+                        depth - 1 - r,
+                        -alpha - 1,
+                        -alpha,
+                        1,
+                        self.style.extensions,
+                        true,
+                    );
                     if r > 0 && s > alpha && !self.stopped {
-                        s = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, EXTENSIONS, true);
+                        s = -self.negamax(
+                            depth - 1,
+                            -alpha - 1,
+                            -alpha,
+                            1,
+                            self.style.extensions,
+                            true,
+                        );
                     }
                     if s > alpha {
-                        -self.negamax(depth - 1, -INF, -alpha, 1, EXTENSIONS, false)
+                        -self.negamax(depth - 1, -INF, -alpha, 1, self.style.extensions, false)
                     } else {
                         s
                     }
@@ -214,12 +227,12 @@ impl Search<'_> {
         let delta = self.style.aspire;
         if let Some(p) = previous.filter(|p| delta > 0 && depth >= 3 && p.abs() < WIN_MIN) {
             let (lo, hi) = (p.saturating_sub(delta), p.saturating_add(delta));
-            let s = -self.negamax(depth - 1, -hi, -lo, 1, EXTENSIONS, false);
+            let s = -self.negamax(depth - 1, -hi, -lo, 1, self.style.extensions, false);
             if self.stopped || (s > lo && s < hi) {
                 return s;
             }
         }
-        -self.negamax(depth - 1, -INF, INF, 1, EXTENSIONS, false)
+        -self.negamax(depth - 1, -INF, INF, 1, self.style.extensions, false)
     }
 
     /// The first of the best root moves after which the opponent has no continuous-four win;
@@ -521,5 +534,42 @@ mod tests {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod extension_tests {
+    use super::*;
+    use crate::engine::test_support::{gomoku, node_budget};
+
+    /// Level 5's search of a quiet middle game (fours come within a few plies), to `depth`
+    /// plies with `extensions` forced replies searched past it: the nodes it took.
+    fn nodes_with(extensions: &str, depth: &str) -> u64 {
+        let g = gomoku("H8 J9 G7 K8 F10 G9");
+        let mut style = Style::for_level(Level::new(5).expect("level"));
+        style.set("max_depth", depth).expect("depth");
+        style.set("extensions", extensions).expect("extensions");
+        let mut e = Engine::with_style(Level::new(5).expect("level"), style, 1);
+        e.choose_with(&g, node_budget(50_000_000)).expect("a move");
+        e.last_info().nodes
+    }
+
+    #[test]
+    fn the_extension_budget_lets_forcing_lines_run_past_the_depth() {
+        let none = nodes_with("0", "4");
+        let six = nodes_with("6", "4");
+        let twelve = nodes_with("12", "4");
+        assert!(
+            none < six,
+            "{none} nodes without extensions, {six} with six"
+        );
+        assert!(six <= twelve, "{six} with six, {twelve} with twelve");
+        assert_eq!(nodes_with("6", "4"), six, "the same search twice");
+        let mut s = Style::for_level(Level::new(5).expect("level"));
+        assert_eq!(s.extensions, 6, "level 5's budget");
+        for bad in ["-1", "33", "six"] {
+            assert!(s.set("extensions", bad).is_err(), "{bad}");
+        }
+        assert_eq!(s.extensions, 6, "a refused value changes nothing");
     }
 }

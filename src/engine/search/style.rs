@@ -155,6 +155,14 @@ pub struct Style {
     /// ply deeper at equal nodes, no better against Rapfi (`docs/engine-measurements.md`,
     /// December 5, stop 50).
     pub lmr_trend: bool,
+    /// Plies fewer a reduced late move loses on the principal variation (a node searched with
+    /// an open window), down to none (Rapfi takes about a ply off there: the line that decides
+    /// the score deserves the depth); 0 reduces there as everywhere.
+    pub lmr_pv: i32,
+    /// Forced replies (the blocks of a four, and the answers to a three with
+    /// `extend_threes`) searched past the nominal depth on one line from the root: the
+    /// extension budget (six at every level; Rapfi extends every such reply, with no budget).
+    pub extensions: i32,
     /// Internal iterative reduction: a free node with at least this many plies left and no
     /// move from the table is searched a ply shallower; 0 turns it off. Off at every level:
     /// at 4, about half a ply deeper at equal nodes and no better against Rapfi (stop 50).
@@ -296,6 +304,8 @@ impl Style {
             "counters" => self.counters = on_off(value).ok_or_else(bad)?,
             "improving" => self.improving = bounded(value, 0, 100).ok_or_else(bad)? as u32,
             "lmr_trend" => self.lmr_trend = on_off(value).ok_or_else(bad)?,
+            "lmr_pv" => self.lmr_pv = bounded(value, 0, 8).ok_or_else(bad)?,
+            "extensions" => self.extensions = bounded(value, 0, 32).ok_or_else(bad)?,
             "iir" => self.iir = bounded(value, 0, 64).ok_or_else(bad)?,
             "smooth" => self.smooth = bounded(value, 0, 100).ok_or_else(bad)? as u32,
             "fhr" => self.fhr = bounded(value, 0, 1000).ok_or_else(bad)?,
@@ -456,6 +466,8 @@ impl Style {
         counters: false,
         improving: 50,
         lmr_trend: false,
+        lmr_pv: 0,
+        extensions: super::EXTENSIONS,
         iir: 0,
         smooth: 0,
         fhr: 0,
