@@ -53,6 +53,13 @@ impl Search<'_> {
                 }
             }
         }
+        if beta - alpha > 1
+            && let Some((_, _, tt_depth)) = entry
+        {
+            // On the principal variation, a node whose entry is much shallower than this
+            // search: the last iterations did not follow it here (`style.pv_tt`).
+            depth -= reduce::stale_pv(&self.style, depth, tt_depth);
+        }
         if depth <= 0 && self.quiet(me) {
             if self.style.qfours > 0 {
                 return self.quiesce(me, alpha, beta, ply, ext);

@@ -42,6 +42,18 @@ pub(super) fn trend_reduction(style: &Style, r: i32, worsening: bool, child_dept
     }
 }
 
+/// Plies taken off a node on the principal variation with `depth` plies left whose table
+/// entry was searched to `tt_depth`: (depth - tt_depth) × `style.pv_tt` / 100, at most three,
+/// and at least one ply is left; nothing when the entry is as deep or `pv_tt` is 0.
+pub(super) fn stale_pv(style: &Style, depth: i32, tt_depth: i32) -> i32 {
+    if style.pv_tt == 0 || depth <= 1 {
+        return 0;
+    }
+    let gap = i64::from((depth - tt_depth).max(0));
+    let r = i32::try_from(gap * i64::from(style.pv_tt) / 100).unwrap_or(3);
+    r.min(3).min(depth - 1)
+}
+
 /// The reduction `r` of a late move at a node on the principal variation (`pv`: searched with
 /// an open window): `style.lmr_pv` plies fewer, down to none.
 pub(super) fn pv_reduction(style: &Style, r: i32, pv: bool) -> i32 {
@@ -392,6 +404,26 @@ mod tests {
             assert!(s.set("lmr_pv", bad).is_err(), "{bad}");
         }
         assert_eq!(s.lmr_pv, 1, "a refused value changes nothing");
+    }
+
+    #[test]
+    fn a_variation_node_the_last_iterations_searched_shallow_loses_plies_when_told() {
+        let mut s = style(2, 6);
+        assert_eq!(stale_pv(&s, 8, 2), 0, "off by default");
+        s.set("pv_tt", "28").expect("a percent");
+        assert_eq!(stale_pv(&s, 8, 4), 1, "a gap of 4: 1.12 plies");
+        assert_eq!(stale_pv(&s, 12, 4), 2, "a gap of 8: 2.24");
+        assert_eq!(stale_pv(&s, 20, 1), 3, "at most three");
+        assert_eq!(stale_pv(&s, 8, 8), 0, "an entry as deep: nothing");
+        assert_eq!(stale_pv(&s, 8, 10), 0, "a deeper entry: nothing");
+        assert_eq!(stale_pv(&s, 8, -100), 3, "an entry of a leaf's depth");
+        s.set("pv_tt", "100").expect("a percent");
+        assert_eq!(stale_pv(&s, 3, 0), 2, "a ply stays");
+        assert_eq!(stale_pv(&s, 1, 0), 0, "a last ply stays");
+        for bad in ["-1", "101", "most"] {
+            assert!(s.set("pv_tt", bad).is_err(), "{bad}");
+        }
+        assert_eq!(s.pv_tt, 100, "a refused value changes nothing");
     }
 
     /// A search of `g` from its root to `depth` plies with no limit: the nodes it took and

@@ -545,10 +545,16 @@ mod extension_tests {
     /// Level 5's search of a quiet middle game (fours come within a few plies), to `depth`
     /// plies with `extensions` forced replies searched past it: the nodes it took.
     fn nodes_with(extensions: &str, depth: &str) -> u64 {
+        nodes_of(&[("extensions", extensions), ("max_depth", depth)])
+    }
+
+    /// Level 5's search of the quiet middle game with `set` changed: the nodes it took.
+    fn nodes_of(set: &[(&str, &str)]) -> u64 {
         let g = gomoku("H8 J9 G7 K8 F10 G9");
         let mut style = Style::for_level(Level::new(5).expect("level"));
-        style.set("max_depth", depth).expect("depth");
-        style.set("extensions", extensions).expect("extensions");
+        for (k, v) in set {
+            style.set(k, v).expect("setting");
+        }
         let mut e = Engine::with_style(Level::new(5).expect("level"), style, 1);
         e.choose_with(&g, node_budget(50_000_000)).expect("a move");
         e.last_info().nodes
@@ -571,5 +577,13 @@ mod extension_tests {
             assert!(s.set("extensions", bad).is_err(), "{bad}");
         }
         assert_eq!(s.extensions, 6, "a refused value changes nothing");
+    }
+
+    #[test]
+    fn stale_variation_nodes_are_searched_shallower_when_told() {
+        let plain = nodes_of(&[("max_depth", "7")]);
+        assert_eq!(nodes_of(&[("max_depth", "7"), ("pv_tt", "0")]), plain);
+        let cut = nodes_of(&[("max_depth", "7"), ("pv_tt", "100")]);
+        assert!(cut < plain, "{cut} nodes against {plain}");
     }
 }

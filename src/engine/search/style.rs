@@ -163,6 +163,11 @@ pub struct Style {
     /// `extend_threes`) searched past the nominal depth on one line from the root: the
     /// extension budget (six at every level; Rapfi extends every such reply, with no budget).
     pub extensions: i32,
+    /// A node on the principal variation whose table entry was searched shallower than it is
+    /// now loses (depth - entry's depth) × `pv_tt` / 100 plies (at most three, and a ply stays):
+    /// the last iterations did not search it on the variation, so it is likely off the line
+    /// that matters (Rapfi's rule, 28 there); 0 turns it off.
+    pub pv_tt: u32,
     /// Internal iterative reduction: a free node with at least this many plies left and no
     /// move from the table is searched a ply shallower; 0 turns it off. Off at every level:
     /// at 4, about half a ply deeper at equal nodes and no better against Rapfi (stop 50).
@@ -306,6 +311,7 @@ impl Style {
             "lmr_trend" => self.lmr_trend = on_off(value).ok_or_else(bad)?,
             "lmr_pv" => self.lmr_pv = bounded(value, 0, 8).ok_or_else(bad)?,
             "extensions" => self.extensions = bounded(value, 0, 32).ok_or_else(bad)?,
+            "pv_tt" => self.pv_tt = bounded(value, 0, 100).ok_or_else(bad)? as u32,
             "iir" => self.iir = bounded(value, 0, 64).ok_or_else(bad)?,
             "smooth" => self.smooth = bounded(value, 0, 100).ok_or_else(bad)? as u32,
             "fhr" => self.fhr = bounded(value, 0, 1000).ok_or_else(bad)?,
@@ -468,6 +474,7 @@ impl Style {
         lmr_trend: false,
         lmr_pv: 0,
         extensions: super::EXTENSIONS,
+        pv_tt: 0,
         iir: 0,
         smooth: 0,
         fhr: 0,
