@@ -221,13 +221,15 @@ impl Search<'_> {
             } else {
                 let mut s =
                     -self.negamax(depth_m - r, -alpha - 1, -alpha, ply + 1, child_ext, true);
+                let (mut full, mut full_ext) = (depth_m, child_ext);
                 if r > 0 && s > alpha && !self.stopped {
                     // The shallow look says this late move beats the best so far: check it at
-                    // full depth before believing it.
-                    s = -self.negamax(depth_m, -alpha - 1, -alpha, ply + 1, child_ext, !cut);
+                    // full depth before believing it, a ply deeper when it beat it by far.
+                    (full, full_ext) = reduce::deeper(&self.style, s - alpha, depth_m, child_ext);
+                    s = -self.negamax(full, -alpha - 1, -alpha, ply + 1, full_ext, !cut);
                 }
                 if s > alpha && s < beta && !self.stopped {
-                    -self.negamax(depth_m, -beta, -alpha, ply + 1, child_ext, false)
+                    -self.negamax(full, -beta, -alpha, ply + 1, full_ext, false)
                 } else {
                     s
                 }

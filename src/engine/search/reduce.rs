@@ -54,6 +54,19 @@ pub(super) fn stale_pv(style: &Style, depth: i32, tt_depth: i32) -> i32 {
     r.min(3).min(depth - 1)
 }
 
+/// The depth and extensions left of the full-depth search of a reduced late move whose
+/// shallow search beat alpha by `margin`: a ply deeper (paid from the extensions left, as a
+/// forced reply is) when `style.lmr_deeper` is on and the margin is at least that; else as
+/// it was (`depth`, `ext`). Stockfish's and Rapfi's "deeper search" after a reduced move
+/// fails high by far.
+pub(super) fn deeper(style: &Style, margin: i32, depth: i32, ext: i32) -> (i32, i32) {
+    if style.lmr_deeper > 0 && margin >= style.lmr_deeper && ext > 0 {
+        (depth + 1, ext - 1)
+    } else {
+        (depth, ext)
+    }
+}
+
 /// The reduction `r` of a late move at a node on the principal variation (`pv`: searched with
 /// an open window): `style.lmr_pv` plies fewer, down to none.
 pub(super) fn pv_reduction(style: &Style, r: i32, pv: bool) -> i32 {
@@ -424,6 +437,20 @@ mod tests {
             assert!(s.set("pv_tt", bad).is_err(), "{bad}");
         }
         assert_eq!(s.pv_tt, 100, "a refused value changes nothing");
+    }
+
+    #[test]
+    fn a_late_move_that_beats_alpha_by_far_is_searched_a_ply_deeper_when_told() {
+        let mut s = style(2, 6);
+        assert_eq!(deeper(&s, 500, 4, 3), (4, 3), "off by default");
+        s.set("lmr_deeper", "40").expect("a margin");
+        assert_eq!(deeper(&s, 40, 4, 3), (5, 2), "paid from the extensions");
+        assert_eq!(deeper(&s, 39, 4, 3), (4, 3), "below the margin");
+        assert_eq!(deeper(&s, 500, 4, 0), (4, 0), "no extension left");
+        for bad in ["-1", "10001", "far"] {
+            assert!(s.set("lmr_deeper", bad).is_err(), "{bad}");
+        }
+        assert_eq!(s.lmr_deeper, 40, "a refused value changes nothing");
     }
 
     /// A search of `g` from its root to `depth` plies with no limit: the nodes it took and

@@ -586,4 +586,12 @@ mod extension_tests {
         let cut = nodes_of(&[("max_depth", "7"), ("pv_tt", "100")]);
         assert!(cut < plain, "{cut} nodes against {plain}");
     }
+
+    #[test]
+    fn late_moves_that_beat_alpha_by_far_are_searched_deeper_when_told() {
+        let plain = nodes_of(&[("max_depth", "7")]);
+        assert_eq!(nodes_of(&[("max_depth", "7"), ("lmr_deeper", "0")]), plain);
+        let deeper = nodes_of(&[("max_depth", "7"), ("lmr_deeper", "1")]);
+        assert!(deeper > plain, "{deeper} nodes against {plain}");
+    }
 }

@@ -168,6 +168,10 @@ pub struct Style {
     /// the last iterations did not search it on the variation, so it is likely off the line
     /// that matters (Rapfi's rule, 28 there); 0 turns it off.
     pub pv_tt: u32,
+    /// A reduced late move whose shallow search beat alpha by at least this much is checked
+    /// a ply deeper than full depth, paid from the extension budget (Stockfish's and Rapfi's
+    /// "deeper search"); 0 turns it off.
+    pub lmr_deeper: i32,
     /// Internal iterative reduction: a free node with at least this many plies left and no
     /// move from the table is searched a ply shallower; 0 turns it off. Off at every level:
     /// at 4, about half a ply deeper at equal nodes and no better against Rapfi (stop 50).
@@ -312,6 +316,7 @@ impl Style {
             "lmr_pv" => self.lmr_pv = bounded(value, 0, 8).ok_or_else(bad)?,
             "extensions" => self.extensions = bounded(value, 0, 32).ok_or_else(bad)?,
             "pv_tt" => self.pv_tt = bounded(value, 0, 100).ok_or_else(bad)? as u32,
+            "lmr_deeper" => self.lmr_deeper = bounded(value, 0, 10_000).ok_or_else(bad)?,
             "iir" => self.iir = bounded(value, 0, 64).ok_or_else(bad)?,
             "smooth" => self.smooth = bounded(value, 0, 100).ok_or_else(bad)? as u32,
             "fhr" => self.fhr = bounded(value, 0, 1000).ok_or_else(bad)?,
@@ -475,6 +480,7 @@ impl Style {
         lmr_pv: 0,
         extensions: super::EXTENSIONS,
         pv_tt: 0,
+        lmr_deeper: 0,
         iir: 0,
         smooth: 0,
         fhr: 0,
