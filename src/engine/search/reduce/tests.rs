@@ -118,6 +118,15 @@ fn a_worsening_side_reduces_a_ply_more_when_told_and_keeps_a_ply() {
     assert!(s.set("lmr_trend", "maybe").is_err());
 }
 
+/// Checks that `style` refuses each of `bad` for `key`, and that a refusal changes nothing.
+fn refuses(style: &mut Style, key: &str, bad: &[&str]) {
+    let before = *style;
+    for b in bad {
+        assert!(style.set(key, b).is_err(), "{key} = {b}");
+    }
+    assert_eq!(*style, before, "a refused value changes nothing");
+}
+
 #[test]
 fn the_principal_variation_reduces_fewer_plies_when_told() {
     let mut s = style(2, 6);
@@ -131,10 +140,7 @@ fn the_principal_variation_reduces_fewer_plies_when_told() {
         2,
         "off the variation: as before"
     );
-    for bad in ["-1", "9", "one"] {
-        assert!(s.set("lmr_pv", bad).is_err(), "{bad}");
-    }
-    assert_eq!(s.lmr_pv, 1, "a refused value changes nothing");
+    refuses(&mut s, "lmr_pv", &["-1", "9", "one"]);
 }
 
 #[test]
@@ -151,10 +157,7 @@ fn a_variation_node_the_last_iterations_searched_shallow_loses_plies_when_told()
     s.set("pv_tt", "100").expect("a percent");
     assert_eq!(stale_pv(&s, 3, 0), 2, "a ply stays");
     assert_eq!(stale_pv(&s, 1, 0), 0, "a last ply stays");
-    for bad in ["-1", "101", "most"] {
-        assert!(s.set("pv_tt", bad).is_err(), "{bad}");
-    }
-    assert_eq!(s.pv_tt, 100, "a refused value changes nothing");
+    refuses(&mut s, "pv_tt", &["-1", "101", "most"]);
 }
 
 #[test]
@@ -165,10 +168,7 @@ fn a_late_move_that_beats_alpha_by_far_is_searched_a_ply_deeper_when_told() {
     assert_eq!(deeper(&s, 40, 4, 3), (5, 2), "paid from the extensions");
     assert_eq!(deeper(&s, 39, 4, 3), (4, 3), "below the margin");
     assert_eq!(deeper(&s, 500, 4, 0), (4, 0), "no extension left");
-    for bad in ["-1", "10001", "far"] {
-        assert!(s.set("lmr_deeper", bad).is_err(), "{bad}");
-    }
-    assert_eq!(s.lmr_deeper, 40, "a refused value changes nothing");
+    refuses(&mut s, "lmr_deeper", &["-1", "10001", "far"]);
 }
 
 /// A search of `g` from its root to `depth` plies with no limit: the nodes it took and
