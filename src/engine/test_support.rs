@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use super::Limits;
+use super::{Limits, Style};
 use crate::rules::{Game, RuleSet};
 
 /// The game of rule set `spec` after `moves` (as players type them, separated by spaces).
@@ -28,4 +28,14 @@ pub(crate) fn node_budget(nodes: u64) -> Limits {
         time: Duration::from_secs(600),
         nodes,
     }
+}
+
+/// Checks that `style` refuses each of `bad` for the setting `key`, and that a refusal changes
+/// nothing.
+pub(crate) fn refuses(style: &mut Style, key: &str, bad: &[&str]) {
+    let before = *style;
+    for b in bad {
+        assert!(style.set(key, b).is_err(), "{key} = {b}");
+    }
+    assert_eq!(*style, before, "a refused value changes nothing");
 }

@@ -53,9 +53,9 @@ impl Search<'_> {
                 }
             }
         }
-        if beta - alpha > 1
-            && let Some((_, _, tt_depth)) = entry
-        {
+        // Whether this node is on the principal variation (an open window), as it was entered.
+        let pv = beta - alpha > 1;
+        if pv && let Some((_, _, tt_depth)) = entry {
             // On the principal variation, a node whose entry is much shallower than this
             // search: the last iterations did not follow it here (`style.pv_tt`).
             depth -= reduce::stale_pv(&self.style, depth, tt_depth);
@@ -166,8 +166,6 @@ impl Search<'_> {
             (depth - 1, ext)
         };
         let alpha0 = alpha;
-        // Whether this node is on the principal variation (`style.lmr_pv`), as it was entered.
-        let pv = beta - alpha > 1;
         let mut best = -INF;
         let mut best_move = u16::MAX;
         for (k, m) in moves.iter().enumerate() {

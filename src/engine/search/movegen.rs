@@ -279,17 +279,13 @@ mod tests {
     use super::*;
     use crate::engine::Level;
     use crate::engine::search::Style;
-    use crate::engine::test_support::node_budget;
+    use crate::engine::test_support::{game, node_budget};
     use crate::engine::tt::Table;
-    use crate::rules::{Game, RuleSet};
     use std::time::Instant;
 
     /// The candidates of `moves` played under `spec`, as `style` scores them (cell, score).
     fn scored(spec: &str, moves: &str, style: Style) -> Vec<(u16, i32)> {
-        let mut g = Game::new(RuleSet::from_spec(spec).expect("spec"));
-        for m in moves.split_whitespace() {
-            g.apply_token(m).expect("legal move");
-        }
+        let g = game(spec, moves);
         let mut tt = Table::new(12);
         let limits = node_budget(1_000);
         let s = Search::threats(

@@ -49,9 +49,10 @@ pub(super) fn stale_pv(style: &Style, depth: i32, tt_depth: i32) -> i32 {
     if style.pv_tt == 0 || depth <= 1 {
         return 0;
     }
-    let gap = i64::from((depth - tt_depth).max(0));
-    let r = i32::try_from(gap * i64::from(style.pv_tt) / 100).unwrap_or(3);
-    r.min(3).min(depth - 1)
+    // `pv_tt` is at most 100 and the depths within ±100: no overflow.
+    ((depth - tt_depth).max(0) * style.pv_tt as i32 / 100)
+        .min(3)
+        .min(depth - 1)
 }
 
 /// The depth and extensions left of the full-depth search of a reduced late move whose

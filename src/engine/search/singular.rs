@@ -112,7 +112,6 @@ mod tests {
     use crate::engine::search::{EXTENSIONS, INF, Limits};
     use crate::engine::test_support::gomoku;
     use crate::engine::tt::Table;
-
     use std::time::{Duration, Instant};
 
     fn style(singular: i32) -> Style {

@@ -1,6 +1,6 @@
 //! The reductions' and move counts' tests.
 
-use crate::engine::test_support::{gomoku, node_budget};
+use crate::engine::test_support::{gomoku, node_budget, refuses};
 use std::time::{Duration, Instant};
 
 use super::super::{Limits, Table};
@@ -116,15 +116,6 @@ fn a_worsening_side_reduces_a_ply_more_when_told_and_keeps_a_ply() {
     assert_eq!(trend_reduction(&s, 1, true, 2), 1, "one ply must be left");
     assert_eq!(trend_reduction(&s, 2, true, 2), 2, "never less than before");
     assert!(s.set("lmr_trend", "maybe").is_err());
-}
-
-/// Checks that `style` refuses each of `bad` for `key`, and that a refusal changes nothing.
-fn refuses(style: &mut Style, key: &str, bad: &[&str]) {
-    let before = *style;
-    for b in bad {
-        assert!(style.set(key, b).is_err(), "{key} = {b}");
-    }
-    assert_eq!(*style, before, "a refused value changes nothing");
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! The root's tests: its decision, its time, the final check, and the settings it passes down.
 
 use super::*;
-use crate::engine::test_support::{gomoku, node_budget};
+use crate::engine::test_support::{gomoku, node_budget, refuses};
 use proptest::prelude::*;
 
 fn ms(n: u64) -> Duration {
@@ -198,10 +198,7 @@ fn the_extension_budget_lets_forcing_lines_run_past_the_depth() {
     assert_eq!(nodes_with("6", "4"), six, "the same search twice");
     let mut s = Style::for_level(Level::new(5).expect("level"));
     assert_eq!(s.extensions, 6, "level 5's budget");
-    for bad in ["-1", "33", "six"] {
-        assert!(s.set("extensions", bad).is_err(), "{bad}");
-    }
-    assert_eq!(s.extensions, 6, "a refused value changes nothing");
+    refuses(&mut s, "extensions", &["-1", "33", "six"]);
 }
 
 #[test]
