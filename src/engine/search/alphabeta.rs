@@ -131,6 +131,7 @@ impl Search<'_> {
                     if worsening && self.style.mcp > 0 {
                         count = improving::fewer(count, self.style.improving);
                     }
+                    let count = reduce::opponent_count(&self.style, ply, count);
                     movegen::best_first(&mut c, count);
                     c
                 }
@@ -331,5 +332,21 @@ mod tests {
         // A large base leaves the width in charge.
         let wide = nodes_two_plies(&[("wide", "0"), ("wide_plies", "0"), ("mcp", "30")]);
         assert_eq!(wide, narrow);
+    }
+
+    #[test]
+    fn the_opponents_nodes_search_more_moves_only_when_asked() {
+        let base = [("wide", "0"), ("wide_plies", "0"), ("mcp", "1")];
+        let counted = nodes_two_plies(&base);
+        let with = |n: &str| {
+            let mut set = base.to_vec();
+            set.push(("opp_wide", n));
+            nodes_two_plies(&set)
+        };
+        assert_eq!(with("0"), counted, "off: as before");
+        // The search starts at ply 1, the root's opponent: its 1 + 2 moves become 1 + 2 + 4,
+        // each searched (the nodes below them at ply 2, the root side's, keep their count).
+        let wider = with("4");
+        assert!(wider >= counted + 4, "{wider} against {counted}");
     }
 }

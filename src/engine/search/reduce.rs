@@ -126,6 +126,17 @@ pub(super) fn move_count(style: &Style, depth: i32, width: usize) -> usize {
     counted(style.mcp, depth, width)
 }
 
+/// The moves a free node `ply` plies below the root searches, given its `count`: as many, or
+/// `style.opp_wide` more where the root's opponent moves (the width grows with it, since a
+/// count never exceeds the width).
+pub(super) fn opponent_count(style: &Style, ply: i32, count: usize) -> usize {
+    if ply % 2 == 1 {
+        count.saturating_add(style.opp_wide)
+    } else {
+        count
+    }
+}
+
 /// At most `base` + depth^1.32 (rounded down) of `width` moves; all of them when `base` is 0.
 fn counted(base: usize, depth: i32, width: usize) -> usize {
     // depth^1.32 rounded down, for depths 0..=12 (deeper nodes keep the width).

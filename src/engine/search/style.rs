@@ -172,6 +172,11 @@ pub struct Style {
     /// a ply deeper than full depth, paid from the extension budget (Stockfish's and Rapfi's
     /// "deeper search"); 0 turns it off.
     pub lmr_deeper: i32,
+    /// Moves more at the free nodes where the root's opponent moves (odd plies): their move
+    /// count and width grow by this many, so the search sees more of the opponent's quiet
+    /// moves that prepare an attack (the losses to Rapfi come from such setups more than
+    /// from missed threats); 0 turns it off.
+    pub opp_wide: usize,
     /// Internal iterative reduction: a free node with at least this many plies left and no
     /// move from the table is searched a ply shallower; 0 turns it off. Off at every level:
     /// at 4, about half a ply deeper at equal nodes and no better against Rapfi (stop 50).
@@ -317,6 +322,7 @@ impl Style {
             "extensions" => self.extensions = bounded(value, 0, 32).ok_or_else(bad)?,
             "pv_tt" => self.pv_tt = bounded(value, 0, 100).ok_or_else(bad)? as u32,
             "lmr_deeper" => self.lmr_deeper = bounded(value, 0, 10_000).ok_or_else(bad)?,
+            "opp_wide" => self.opp_wide = bounded(value, 0, 32).ok_or_else(bad)? as usize,
             "iir" => self.iir = bounded(value, 0, 64).ok_or_else(bad)?,
             "smooth" => self.smooth = bounded(value, 0, 100).ok_or_else(bad)? as u32,
             "fhr" => self.fhr = bounded(value, 0, 1000).ok_or_else(bad)?,
@@ -481,6 +487,7 @@ impl Style {
         extensions: super::EXTENSIONS,
         pv_tt: 0,
         lmr_deeper: 0,
+        opp_wide: 0,
         iir: 0,
         smooth: 0,
         fhr: 0,

@@ -516,3 +516,19 @@ fn the_history_bonus_is_bounded_by_its_weight() {
     assert_eq!(h.bonus(1, u16::MAX, 200), 0, "off the board");
     h.record(1, u16::MAX, 4);
 }
+
+#[test]
+fn the_opponents_move_counts_grow_at_odd_plies_only() {
+    let mut s = style(2, 6);
+    assert_eq!(opponent_count(&s, 1, 5), 5, "off by default");
+    s.set("opp_wide", "3").expect("a count");
+    assert_eq!(opponent_count(&s, 1, 5), 8, "the root's opponent");
+    assert_eq!(opponent_count(&s, 3, 12), 15, "and deeper, the width too");
+    assert_eq!(
+        opponent_count(&s, 2, 5),
+        5,
+        "the root's side keeps its count"
+    );
+    assert_eq!(opponent_count(&s, 0, 5), 5);
+    refuses(&mut s, "opp_wide", &["-1", "33", "many"]);
+}
