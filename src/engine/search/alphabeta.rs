@@ -17,6 +17,9 @@ impl Search<'_> {
         ext: i32,
         cut: bool,
     ) -> i32 {
+        // Every caller passes an open window (a null window at least): so a node is on the
+        // principal variation exactly when it is not searched with a null window.
+        debug_assert!(alpha < beta, "an empty window {alpha}..{beta}");
         if self.tick() {
             return 0;
         }
@@ -103,7 +106,7 @@ impl Search<'_> {
                     let trend = self.improving(me, &tac, ply);
                     let trend =
                         tt_eval::refine(self.style.tt_eval, trend, entry.map(|(s, b, _)| (s, b)));
-                    let null_window = beta - alpha == 1;
+                    let null_window = !pv;
                     if let Some(s) = self.futile(me, &tac, depth, null_window, beta, ply, trend) {
                         return s;
                     }
