@@ -175,8 +175,9 @@ pub struct Style {
     /// Moves more at the free nodes where the root's opponent moves (odd plies): their move
     /// count and width grow by this many, so the search sees more of the opponent's quiet
     /// moves that prepare an attack (the losses to Rapfi come from such setups more than
-    /// from missed threats); 0 turns it off. Off at every level: at 2, 3.4 points below
-    /// today's settings against Rapfi (`docs/engine-measurements.md`, December 6, stop 59).
+    /// from missed threats); 0 turns it off. Off at every level: at 2, about three points
+    /// below today's settings against Rapfi at 50 ms over 500 games
+    /// (`docs/engine-measurements.md`, December 6, stop 59).
     pub opp_wide: usize,
     /// Internal iterative reduction: a free node with at least this many plies left and no
     /// move from the table is searched a ply shallower; 0 turns it off. Off at every level:
