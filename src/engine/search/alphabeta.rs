@@ -351,5 +351,11 @@ mod tests {
         // each searched (the nodes below them at ply 2, the root side's, keep their count).
         let wider = with("4");
         assert!(wider >= counted + 4, "{wider} against {counted}");
+        // The root's own side moves at ply 2: its nodes (one ply left, 1 + 1 moves each)
+        // grow only with `own_wide`.
+        let mut own = base.to_vec();
+        own.push(("own_wide", "4"));
+        let own = nodes_two_plies(&own);
+        assert!(own >= counted + 4, "{own} against {counted}");
     }
 }

@@ -127,14 +127,16 @@ pub(super) fn move_count(style: &Style, depth: i32, width: usize) -> usize {
 }
 
 /// The moves a free node `ply` plies below the root searches, given its `count`: as many, or
-/// `style.opp_wide` more where the root's opponent moves (the width grows with it, since a
-/// count never exceeds the width).
+/// `style.opp_wide` more where the root's opponent moves (odd plies) and `style.own_wide` more
+/// where the root's side moves (even plies); the width grows with it, since a count never
+/// exceeds the width.
 pub(super) fn opponent_count(style: &Style, ply: i32, count: usize) -> usize {
-    if ply % 2 == 1 {
-        count.saturating_add(style.opp_wide)
+    let more = if ply % 2 == 1 {
+        style.opp_wide
     } else {
-        count
-    }
+        style.own_wide
+    };
+    count.saturating_add(more)
 }
 
 /// At most `base` + depth^1.32 (rounded down) of `width` moves; all of them when `base` is 0.

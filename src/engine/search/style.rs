@@ -179,6 +179,10 @@ pub struct Style {
     /// below today's settings against Rapfi at 50 ms over 500 games
     /// (`docs/engine-measurements.md`, December 6, stop 59).
     pub opp_wide: usize,
+    /// The same for the root's own side: moves more at the free nodes below the root where
+    /// the side that is deciding moves (even plies from 2), so the search sees more of its
+    /// own quiet preparation; 0 turns it off.
+    pub own_wide: usize,
     /// Internal iterative reduction: a free node with at least this many plies left and no
     /// move from the table is searched a ply shallower; 0 turns it off. Off at every level:
     /// at 4, about half a ply deeper at equal nodes and no better against Rapfi (stop 50).
@@ -325,6 +329,7 @@ impl Style {
             "pv_tt" => self.pv_tt = bounded(value, 0, 100).ok_or_else(bad)? as u32,
             "lmr_deeper" => self.lmr_deeper = bounded(value, 0, 10_000).ok_or_else(bad)?,
             "opp_wide" => self.opp_wide = bounded(value, 0, 32).ok_or_else(bad)? as usize,
+            "own_wide" => self.own_wide = bounded(value, 0, 32).ok_or_else(bad)? as usize,
             "iir" => self.iir = bounded(value, 0, 64).ok_or_else(bad)?,
             "smooth" => self.smooth = bounded(value, 0, 100).ok_or_else(bad)? as u32,
             "fhr" => self.fhr = bounded(value, 0, 1000).ok_or_else(bad)?,
@@ -490,6 +495,7 @@ impl Style {
         pv_tt: 0,
         lmr_deeper: 0,
         opp_wide: 0,
+        own_wide: 0,
         iir: 0,
         smooth: 0,
         fhr: 0,

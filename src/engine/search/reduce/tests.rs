@@ -531,4 +531,8 @@ fn the_opponents_move_counts_grow_at_odd_plies_only() {
     );
     assert_eq!(opponent_count(&s, 0, 5), 5);
     refuses(&mut s, "opp_wide", &["-1", "33", "many"]);
+    s.set("own_wide", "2").expect("a count");
+    assert_eq!(opponent_count(&s, 2, 5), 7, "the root's side");
+    assert_eq!(opponent_count(&s, 1, 5), 8, "the opponent as before");
+    refuses(&mut s, "own_wide", &["-1", "33", "many"]);
 }
