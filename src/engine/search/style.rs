@@ -181,7 +181,8 @@ pub struct Style {
     pub opp_wide: usize,
     /// The same for the root's own side: moves more at the free nodes below the root where
     /// the side that is deciding moves (even plies from 2), so the search sees more of its
-    /// own quiet preparation; 0 turns it off.
+    /// own quiet preparation; 0 turns it off. Off at every level: at 2, even with today's
+    /// settings against Rapfi at 50 ms over 500 games (stop 59).
     pub own_wide: usize,
     /// Internal iterative reduction: a free node with at least this many plies left and no
     /// move from the table is searched a ply shallower; 0 turns it off. Off at every level:
