@@ -134,7 +134,7 @@ impl Search<'_> {
                     if worsening && self.style.mcp > 0 {
                         count = improving::fewer(count, self.style.improving);
                     }
-                    let count = reduce::opponent_count(&self.style, ply, count);
+                    let count = reduce::side_count(&self.style, ply, count);
                     movegen::best_first(&mut c, count);
                     c
                 }
@@ -338,7 +338,7 @@ mod tests {
     }
 
     #[test]
-    fn the_opponents_nodes_search_more_moves_only_when_asked() {
+    fn each_sides_nodes_search_more_moves_only_when_asked() {
         let base = [("wide", "0"), ("wide_plies", "0"), ("mcp", "1")];
         let counted = nodes_two_plies(&base);
         let with = |n: &str| {

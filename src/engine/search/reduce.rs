@@ -130,7 +130,7 @@ pub(super) fn move_count(style: &Style, depth: i32, width: usize) -> usize {
 /// `style.opp_wide` more where the root's opponent moves (odd plies) and `style.own_wide` more
 /// where the root's side moves (even plies); the width grows with it, since a count never
 /// exceeds the width.
-pub(super) fn opponent_count(style: &Style, ply: i32, count: usize) -> usize {
+pub(super) fn side_count(style: &Style, ply: i32, count: usize) -> usize {
     let more = if ply % 2 == 1 {
         style.opp_wide
     } else {

@@ -518,21 +518,17 @@ fn the_history_bonus_is_bounded_by_its_weight() {
 }
 
 #[test]
-fn the_opponents_move_counts_grow_at_odd_plies_only() {
+fn each_sides_move_counts_grow_at_its_own_plies_only() {
     let mut s = style(2, 6);
-    assert_eq!(opponent_count(&s, 1, 5), 5, "off by default");
+    assert_eq!(side_count(&s, 1, 5), 5, "off by default");
     s.set("opp_wide", "3").expect("a count");
-    assert_eq!(opponent_count(&s, 1, 5), 8, "the root's opponent");
-    assert_eq!(opponent_count(&s, 3, 12), 15, "and deeper, the width too");
-    assert_eq!(
-        opponent_count(&s, 2, 5),
-        5,
-        "the root's side keeps its count"
-    );
-    assert_eq!(opponent_count(&s, 0, 5), 5);
+    assert_eq!(side_count(&s, 1, 5), 8, "the root's opponent");
+    assert_eq!(side_count(&s, 3, 12), 15, "and deeper, the width too");
+    assert_eq!(side_count(&s, 2, 5), 5, "the root's side keeps its count");
+    assert_eq!(side_count(&s, 0, 5), 5);
     refuses(&mut s, "opp_wide", &["-1", "33", "many"]);
     s.set("own_wide", "2").expect("a count");
-    assert_eq!(opponent_count(&s, 2, 5), 7, "the root's side");
-    assert_eq!(opponent_count(&s, 1, 5), 8, "the opponent as before");
+    assert_eq!(side_count(&s, 2, 5), 7, "the root's side");
+    assert_eq!(side_count(&s, 1, 5), 8, "the opponent as before");
     refuses(&mut s, "own_wide", &["-1", "33", "many"]);
 }
