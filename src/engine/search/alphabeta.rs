@@ -211,6 +211,7 @@ impl Search<'_> {
                 continue;
             }
             let r = if defending && k > 0 && m.cell != tt_move {
+                let r = r.max(reduce::defence_reduction(&self.style, depth, k, depth_m));
                 self.delaying_reduction(me, r, depth_m)
             } else {
                 r

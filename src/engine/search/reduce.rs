@@ -30,6 +30,19 @@ pub(super) fn reduction(style: &Style, depth: i32, index: usize, tactical: bool)
     }
 }
 
+/// Plies taken off the `index`-th answer (0-based, in search order) to an open three at a
+/// node of remaining `depth` whose children have `child_depth` plies (`style.defence_log`):
+/// ln(depth) × ln(index + 1) × `defence_log` / 100, at least one, and the reduced child keeps
+/// at least a ply; nothing for the first answer, with less than two plies for the child, or
+/// with the setting off.
+pub(super) fn defence_reduction(style: &Style, depth: i32, index: usize, child_depth: i32) -> i32 {
+    if style.defence_log == 0 || child_depth < 2 || index == 0 {
+        return 0;
+    }
+    let r = (depth as f32).ln() * ((index + 1) as f32).ln() * style.defence_log as f32 / 100.0;
+    (r as i32).clamp(1, child_depth - 1)
+}
+
 /// The reduction `r` of a late move (from [`reduction`]) at a node whose side to move is
 /// `worsening` (not improving, see `improving.rs`): a ply more when the style says
 /// `lmr_trend`, as long as the reduced search keeps at least one ply of `child_depth`; never

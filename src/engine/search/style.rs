@@ -237,6 +237,13 @@ pub struct Style {
     /// deeper over the nps positions at equal nodes, even with today's settings against Rapfi
     /// (stop 54).
     pub defence_lmr: bool,
+    /// At a node that must stop an open three, the answers after the first (and not the
+    /// table move) lose ln(depth) × ln(index + 1) × `defence_log` / 100 plies, at least one,
+    /// and are searched again at full depth when they beat the best so far: Rapfi reduces
+    /// every move after the first there as at a free node, where ours searched every answer
+    /// at full depth (stop 54 found most of the main search's nodes below such answers). 0:
+    /// off, as at every level.
+    pub defence_log: u32,
     /// The weight, in percent, of the waiting side's terms in the evaluation (its windows and
     /// its point values) against the side to move's. Where Rapfi's choice differs from ours,
     /// ours builds our own lines more and blocks less, so more than 100 asked whether the
@@ -342,6 +349,7 @@ impl Style {
             "aspire" => self.aspire = bounded(value, 0, 10_000).ok_or_else(bad)?,
             "tt_eval" => self.tt_eval = on_off(value).ok_or_else(bad)?,
             "defence_lmr" => self.defence_lmr = on_off(value).ok_or_else(bad)?,
+            "defence_log" => self.defence_log = bounded(value, 0, 400).ok_or_else(bad)? as u32,
             "balance" => self.balance = bounded(value, 50, 200).ok_or_else(bad)? as u32,
             "points" => self.points = bounded(value, 25, 400).ok_or_else(bad)? as u32,
             "tempo" => self.tempo = bounded(value, 0, 400).ok_or_else(bad)? as u32,
@@ -375,6 +383,7 @@ impl Style {
             razor: 0,
             defence_mcp: 0,
             defence_lmr: false,
+            defence_log: 0,
             balance: 100,
             singular: 0,
             ..self
@@ -508,6 +517,7 @@ impl Style {
         aspire: 0,
         tt_eval: false,
         defence_lmr: false,
+        defence_log: 0,
         balance: 80,
         points: 100,
         tempo: 100,

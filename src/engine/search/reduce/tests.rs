@@ -532,3 +532,43 @@ fn each_sides_move_counts_grow_at_its_own_plies_only() {
     assert_eq!(side_count(&s, 1, 5), 8, "the opponent as before");
     refuses(&mut s, "own_wide", &["-1", "33", "many"]);
 }
+
+/// `defence_log`: nothing for the first answer, below two plies for the child, or when off;
+/// else the logarithms' shape, at least a ply, and the child keeps a ply.
+#[test]
+fn later_answers_to_a_three_lose_plies_by_the_logarithms_when_told() {
+    let mut s = Style::for_level(Level::MAX);
+    assert_eq!(s.defence_log, 0, "off at level 6");
+    assert_eq!(defence_reduction(&s, 8, 3, 7), 0);
+    s.set("defence_log", "100").expect("on");
+    assert_eq!(defence_reduction(&s, 8, 0, 7), 0, "the first answer");
+    assert_eq!(defence_reduction(&s, 2, 3, 1), 0, "a child of one ply");
+    // ln 3 × ln 2 = 0.76: still a ply.
+    assert_eq!(defence_reduction(&s, 3, 1, 2), 1);
+    // ln 8 × ln 4 = 2.88, ln 12 × ln 8 = 5.16.
+    assert_eq!(defence_reduction(&s, 8, 3, 7), 2);
+    assert_eq!(defence_reduction(&s, 12, 7, 11), 5);
+    assert_eq!(defence_reduction(&s, 12, 7, 4), 3, "the child keeps a ply");
+    s.set("defence_log", "200").expect("stronger");
+    assert_eq!(defence_reduction(&s, 8, 3, 7), 5);
+    refuses(&mut s, "defence_log", &["-1", "401", "all"]);
+    assert_eq!(s.defence_log, 200);
+}
+
+/// At a node that must answer an open three, `defence_log` searches the later answers
+/// shallower: fewer nodes to the same depth, the same table depth at the root.
+#[test]
+fn reduced_answers_to_a_three_search_fewer_nodes() {
+    // Black to move against white's open three L9-L11, with stones of its own about.
+    let g = gomoku("H8 L10 J9 L11 G7 L9");
+    let run = |log: u32| {
+        let mut st = Style::for_level(Level::MAX);
+        st.defence_log = log;
+        fixed_depth(&g, st, 6)
+    };
+    let (plain, plain_root) = run(0);
+    let (reduced, reduced_root) = run(100);
+    assert_eq!(plain_root.map(|r| r.0), Some(6));
+    assert_eq!(reduced_root.map(|r| r.0), Some(6));
+    assert!(reduced < plain, "{reduced} nodes against {plain}");
+}
