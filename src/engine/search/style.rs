@@ -62,9 +62,11 @@ pub struct Style {
     /// be reduced (the mover's own threats: `lmr_make`).
     pub lmr_block: u8,
     /// The least threat of the mover's own (as `lmr_block`) that keeps its move from being
-    /// reduced: 1 (today's) keeps every open three and four at full depth; 2 lets a lone
-    /// open three be reduced like a quiet move, as Rapfi reduces every late move; about four
-    /// points below today's settings against Rapfi (stop 54), so 1 at every level.
+    /// reduced: 1 keeps every open three and four at full depth; 2 lets a lone open three be
+    /// reduced like a quiet move, as Rapfi reduces every late move (about four points below
+    /// the settings of stop 54 against Rapfi); 3 a lone four too. 3 at levels 5 and 6 since
+    /// stop 60, with `defence_log`: even with the settings before against Rapfi, about 40
+    /// Elo above them in self-play (`docs/engine-measurements.md`, December 6, stop 60).
     pub lmr_make: u8,
     /// Whether the root reduces its late quiet moves too (the last iteration ranked them
     /// low), with the same `lmr` and `lmr_late`.
@@ -241,8 +243,9 @@ pub struct Style {
     /// table move) lose ln(depth) × ln(index + 1) × `defence_log` / 100 plies, at least one,
     /// and are searched again at full depth when they beat the best so far: Rapfi reduces
     /// every move after the first there as at a free node, where ours searched every answer
-    /// at full depth (stop 54 found most of the main search's nodes below such answers). 0:
-    /// off, as at every level.
+    /// at full depth (stop 54 found most of the main search's nodes below such answers). 100
+    /// at levels 5 and 6 since stop 60 (with `lmr_make` 3); 0 (off) below them and in capture
+    /// games.
     pub defence_log: u32,
     /// The weight, in percent, of the waiting side's terms in the evaluation (its windows and
     /// its point values) against the side to move's. Where Rapfi's choice differs from ours,
@@ -460,7 +463,9 @@ impl Style {
     /// Rapfi at 50 ms over 2,000 games; since stop 57 the move ordering adds the corrections
     /// fitted to Rapfi's moves (`policy`): about three points more again over 2,250; and late
     /// quiet moves lose plies by the logarithms of depth and index (`lmr_log=100`): about three
-    /// more over 1,000.
+    /// more over 1,000. Since stop 60 the answers to an open three after the first are reduced
+    /// too (`defence_log=100`) and so are the mover's lone threes and fours (`lmr_make=3`):
+    /// a ply deeper at the same time, even against Rapfi, about 40 Elo in self-play.
     const STRONGEST: Style = Style {
         max_depth: 64,
         width: 12,
@@ -479,7 +484,7 @@ impl Style {
         lmr_late: 6,
         lmr_log: 100,
         lmr_block: 3,
-        lmr_make: 1,
+        lmr_make: 3,
         lmr_root: false,
         history: 0,
         cap_attack: 0,
@@ -517,7 +522,7 @@ impl Style {
         aspire: 0,
         tt_eval: false,
         defence_lmr: false,
-        defence_log: 0,
+        defence_log: 100,
         balance: 80,
         points: 100,
         tempo: 100,
@@ -546,6 +551,8 @@ impl Style {
         cut_lmr: 0,
         razor: 0,
         defence_mcp: 0,
+        defence_log: 0,
+        lmr_make: 1,
         balance: 100,
         ..Style::STRONGEST
     };

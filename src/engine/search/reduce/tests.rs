@@ -22,6 +22,9 @@ fn threes_fours_and_blocks_are_tactical_quiet_points_are_not() {
     let cell = |m: &str| cell_of(Point::parse(m, 15).expect("point")) as u16;
     let mut tt = Table::new(8);
     let mut s = search(&mut tt, style(2, 6), &g);
+    // Level 6 counts the mover's threats from double threes up since stop 60; this test
+    // starts from the rule before it, every open three and four.
+    s.style.lmr_make = 1;
     s.style.lmr_block = 1;
     assert!(s.tactical(1, cell("K8")), "black's open three");
     assert!(s.tactical(1, cell("E5")), "white's open three point");
@@ -36,6 +39,10 @@ fn threes_fours_and_blocks_are_tactical_quiet_points_are_not() {
     assert!(!s.tactical(1, cell("K8")));
     s.style.lmr_block = 1;
     assert!(s.tactical(1, cell("E5")));
+    // Level 6's rule: a lone four of the mover is reducible too, a double three is not.
+    s.style.lmr_make = 3;
+    assert!(!s.tactical(1, cell("K8")));
+    assert_eq!(Style::for_level(Level::MAX).lmr_make, 3);
 }
 
 #[test]
@@ -259,6 +266,10 @@ fn fail_high_alpha_and_cut_node_reductions_search_fewer_nodes() {
         st.balance = 100;
         st.policy = false;
         st.lmr_log = 0;
+        // Measured with the rules before stop 60: every open three and four at full depth,
+        // every answer to a three too.
+        st.lmr_make = 1;
+        st.defence_log = 0;
         st.fhr = fhr;
         st.air = air;
         st.cut_lmr = cut_lmr;
@@ -342,10 +353,11 @@ fn capture_games_search_every_candidate_unless_told_to_prune() {
                 rfp: level5.rfp,
                 improving: level5.improving,
                 balance: level5.balance,
+                defence_log: level5.defence_log,
                 ..s
             },
             level5,
-            "only those five"
+            "only those six"
         );
     }
     let mut pruning = level5;
@@ -538,7 +550,12 @@ fn each_sides_move_counts_grow_at_its_own_plies_only() {
 #[test]
 fn later_answers_to_a_three_lose_plies_by_the_logarithms_when_told() {
     let mut s = Style::for_level(Level::MAX);
-    assert_eq!(s.defence_log, 0, "off at level 6");
+    assert_eq!(s.defence_log, 100, "on at level 6");
+    for level in 1..=4 {
+        let low = Style::for_level(Level::new(level).expect("level"));
+        assert_eq!((low.defence_log, low.lmr_make), (0, 1), "level {level}");
+    }
+    s.set("defence_log", "0").expect("off");
     assert_eq!(defence_reduction(&s, 8, 3, 7), 0);
     s.set("defence_log", "100").expect("on");
     assert_eq!(defence_reduction(&s, 8, 0, 7), 0, "the first answer");
