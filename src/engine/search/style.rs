@@ -65,8 +65,9 @@ pub struct Style {
     /// reduced: 1 keeps every open three and four at full depth; 2 lets a lone open three be
     /// reduced like a quiet move, as Rapfi reduces every late move (about four points below
     /// the settings of stop 54 against Rapfi); 3 a lone four too. 3 at levels 5 and 6 since
-    /// stop 60, with `defence_log`: even with the settings before against Rapfi, about 40
-    /// Elo above them in self-play (`docs/engine-measurements.md`, December 6, stop 60).
+    /// stop 60, with `defence_log`: even with the settings before against Rapfi, about 30
+    /// Elo above them in self-play over 1,000 games (`docs/engine-measurements.md`, December
+    /// 6, stop 60).
     pub lmr_make: u8,
     /// Whether the root reduces its late quiet moves too (the last iteration ranked them
     /// low), with the same `lmr` and `lmr_late`.
@@ -465,7 +466,7 @@ impl Style {
     /// quiet moves lose plies by the logarithms of depth and index (`lmr_log=100`): about three
     /// more over 1,000. Since stop 60 the answers to an open three after the first are reduced
     /// too (`defence_log=100`) and so are the mover's lone threes and fours (`lmr_make=3`):
-    /// a ply deeper at the same time, even against Rapfi, about 40 Elo in self-play.
+    /// a ply deeper at the same time, even against Rapfi, about 30 Elo in self-play.
     const STRONGEST: Style = Style {
         max_depth: 64,
         width: 12,
