@@ -211,7 +211,8 @@ impl Search<'_> {
                 continue;
             }
             let r = if defending && k > 0 && m.cell != tt_move {
-                let r = r.max(reduce::defence_reduction(&self.style, depth, k, depth_m));
+                // A defending node is not free, so no quiet move's reduction applies here.
+                let r = reduce::defence_reduction(&self.style, depth, k, depth_m);
                 self.delaying_reduction(me, r, depth_m)
             } else {
                 r

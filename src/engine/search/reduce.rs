@@ -19,10 +19,8 @@ pub(super) fn reduction(style: &Style, depth: i32, index: usize, tactical: bool)
     if style.lmr == 0 || tactical || depth < 2 || index < style.lmr {
         0
     } else if style.lmr_log > 0 {
-        // Rapfi's and Stockfish's shape: more for later moves and deeper nodes, growing with
-        // the logarithm of both; at least one ply, and the move is still searched.
-        let r = (depth as f32).ln() * ((index + 1) as f32).ln() * style.lmr_log as f32 / 100.0;
-        (r as i32).clamp(1, depth - 1)
+        // At least one ply, and the move is still searched.
+        log_plies(depth, index, style.lmr_log).clamp(1, depth - 1)
     } else if style.lmr_late > 0 && index >= style.lmr_late && depth >= 3 {
         2
     } else {
@@ -39,8 +37,13 @@ pub(super) fn defence_reduction(style: &Style, depth: i32, index: usize, child_d
     if style.defence_log == 0 || child_depth < 2 || index == 0 {
         return 0;
     }
-    let r = (depth as f32).ln() * ((index + 1) as f32).ln() * style.defence_log as f32 / 100.0;
-    (r as i32).clamp(1, child_depth - 1)
+    log_plies(depth, index, style.defence_log).clamp(1, child_depth - 1)
+}
+
+/// Rapfi's and Stockfish's shape of a reduction: ln(depth) × ln(index + 1) × `pct` / 100
+/// whole plies (rounded down), more for later moves and deeper nodes; the callers bound it.
+fn log_plies(depth: i32, index: usize, pct: u32) -> i32 {
+    ((depth as f32).ln() * ((index + 1) as f32).ln() * pct as f32 / 100.0) as i32
 }
 
 /// The reduction `r` of a late move (from [`reduction`]) at a node whose side to move is
