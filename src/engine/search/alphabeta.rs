@@ -95,7 +95,10 @@ impl Search<'_> {
         let mut likely_high = false;
         let mut moves = match forced {
             Some(f) if !f.is_empty() => f,
-            _ => match self.defences(me, &cands, &tac) {
+            _ => match self
+                .defences(me, &cands, &tac)
+                .or_else(|| self.four_three_defences(me, &cands))
+            {
                 Some(mut d) => {
                     defending = true;
                     answers_three = self.style.extend_threes;

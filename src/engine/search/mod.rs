@@ -14,6 +14,7 @@ use super::{Level, Player};
 use crate::rules::{Action, Game, Phase, Point, Status};
 
 mod alphabeta;
+mod defend43;
 mod eval;
 mod improving;
 mod killers;

@@ -248,6 +248,12 @@ pub struct Style {
     /// at levels 5 and 6 since stop 60 (with `lmr_make` 3); 0 (off) below them and in capture
     /// games.
     pub defence_log: u32,
+    /// Whether a node where the opponent can make a four and an open three with one stone
+    /// (and no open four) searches only the moves that take that away, and the mover's own
+    /// fours, as a node that must stop an open three does (Rapfi's move picker does so,
+    /// read, not copied); otherwise such a node is a free choice, where the answers compete
+    /// with every other move for the move count. Off at every level and in capture games.
+    pub defend43: bool,
     /// The weight, in percent, of the waiting side's terms in the evaluation (its windows and
     /// its point values) against the side to move's. Where Rapfi's choice differs from ours,
     /// ours builds our own lines more and blocks less, so more than 100 asked whether the
@@ -354,6 +360,7 @@ impl Style {
             "tt_eval" => self.tt_eval = on_off(value).ok_or_else(bad)?,
             "defence_lmr" => self.defence_lmr = on_off(value).ok_or_else(bad)?,
             "defence_log" => self.defence_log = bounded(value, 0, 400).ok_or_else(bad)? as u32,
+            "defend43" => self.defend43 = on_off(value).ok_or_else(bad)?,
             "balance" => self.balance = bounded(value, 50, 200).ok_or_else(bad)? as u32,
             "points" => self.points = bounded(value, 25, 400).ok_or_else(bad)? as u32,
             "tempo" => self.tempo = bounded(value, 0, 400).ok_or_else(bad)? as u32,
@@ -388,6 +395,7 @@ impl Style {
             defence_mcp: 0,
             defence_lmr: false,
             defence_log: 0,
+            defend43: false,
             balance: 100,
             singular: 0,
             ..self
@@ -524,6 +532,7 @@ impl Style {
         tt_eval: false,
         defence_lmr: false,
         defence_log: 100,
+        defend43: false,
         balance: 80,
         points: 100,
         tempo: 100,
