@@ -64,6 +64,9 @@ impl Search<'_> {
             depth -= reduce::stale_pv(&self.style, depth, tt_depth);
         }
         if depth <= 0 && self.quiet(me) {
+            if let Some(s) = self.quick_win(me, ply) {
+                return s;
+            }
             if self.style.qfours > 0 {
                 return self.quiesce(me, alpha, beta, ply, ext);
             }
@@ -75,6 +78,12 @@ impl Search<'_> {
         }
         if self.immediate_win(me, &tac).is_some() {
             return WIN - ply - 1;
+        }
+        if tac.opp_wins.is_empty()
+            && self.b.game.threatened_line().is_none()
+            && let Some(s) = self.quick_win(me, ply)
+        {
+            return s;
         }
         let forced = self.forced_moves(me, &cands, &tac);
         let is_forced = forced.is_some();

@@ -74,7 +74,10 @@ impl Search<'_> {
         }
         // Only fours (or nothing) left: no stone takes the threat away, so the node is judged
         // by the free search rather than by a list that may hold no real answer.
-        if !keep.iter().any(|c| !makes_a_four(&self.b, usize::from(c.cell), me)) {
+        if !keep
+            .iter()
+            .any(|c| !makes_a_four(&self.b, usize::from(c.cell), me))
+        {
             return None;
         }
         keep.sort_unstable_by_key(order);

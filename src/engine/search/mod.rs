@@ -21,6 +21,7 @@ mod killers;
 mod movegen;
 mod opening;
 mod per_ply;
+mod quick_win;
 mod quiesce;
 mod razor;
 mod reduce;

@@ -254,6 +254,12 @@ pub struct Style {
     /// read, not copied); otherwise such a node is a free choice, where the answers compete
     /// with every other move for the move count. Off at every level and in capture games.
     pub defend43: bool,
+    /// Whether a side to move that can make an open four (or two fours) with nothing to
+    /// block, or a four and an open three where the other side can make no four, is scored
+    /// as a win at once, at every node and leaf (`quick_win.rs`, as Rapfi scores them), where
+    /// the evaluation gave it a bonus and the search played it out. Off at every level; never
+    /// in capture games or Renju.
+    pub quick_win: bool,
     /// The weight, in percent, of the waiting side's terms in the evaluation (its windows and
     /// its point values) against the side to move's. Where Rapfi's choice differs from ours,
     /// ours builds our own lines more and blocks less, so more than 100 asked whether the
@@ -361,6 +367,7 @@ impl Style {
             "defence_lmr" => self.defence_lmr = on_off(value).ok_or_else(bad)?,
             "defence_log" => self.defence_log = bounded(value, 0, 400).ok_or_else(bad)? as u32,
             "defend43" => self.defend43 = on_off(value).ok_or_else(bad)?,
+            "quick_win" => self.quick_win = on_off(value).ok_or_else(bad)?,
             "balance" => self.balance = bounded(value, 50, 200).ok_or_else(bad)? as u32,
             "points" => self.points = bounded(value, 25, 400).ok_or_else(bad)? as u32,
             "tempo" => self.tempo = bounded(value, 0, 400).ok_or_else(bad)? as u32,
@@ -533,6 +540,7 @@ impl Style {
         defence_lmr: false,
         defence_log: 100,
         defend43: false,
+        quick_win: false,
         balance: 80,
         points: 100,
         tempo: 100,
