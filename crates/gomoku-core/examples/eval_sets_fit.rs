@@ -88,14 +88,24 @@ fn run(args: &[String]) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
     let rules = RuleSet::from_spec("gomoku").map_err(|e| e.to_string())?;
     let (mut train, mut held) = (Vec::new(), Vec::new());
+    let (mut train_groups, mut held_groups) = (Vec::new(), Vec::new());
     for (k, line) in text.lines().enumerate() {
-        let Some((moves, value)) = line.split_once('\t') else {
+        let mut cols = line.split('\t');
+        let (Some(moves), Some(value)) = (cols.next(), cols.next()) else {
             continue;
         };
         let value: f64 = value
             .trim()
             .parse()
             .map_err(|_| format!("line {}: `{value}` is not a number", k + 1))?;
+        // The parent a sibling belongs to (`groups`), else the line's own index.
+        let group = match cols.next() {
+            Some(g) => g
+                .trim()
+                .parse()
+                .map_err(|_| format!("line {}: `{g}` is not a group", k + 1))?,
+            None => k,
+        };
         let mut g = Game::new(rules);
         for m in moves.split_whitespace() {
             let a = Action::parse(m, 15).map_err(|e| format!("line {}: {m}: {e}", k + 1))?;
@@ -104,10 +114,12 @@ fn run(args: &[String]) -> Result<(), String> {
         }
         if let Some(e) = eval_sets(&g) {
             let y = sigmoid(value / 200.0);
-            if k % 5 == 4 {
+            if group % 5 == 4 {
                 held.push((e, y));
+                held_groups.push(group);
             } else {
                 train.push((e, y));
+                train_groups.push(group);
             }
         }
     }
@@ -133,6 +145,12 @@ fn run(args: &[String]) -> Result<(), String> {
     if args.get(5).is_some_and(|m| m == "shared") {
         return shared(args, &train, &held, k, lambda, epochs);
     }
+    let groups = args
+        .get(5)
+        .is_some_and(|m| m.split(',').any(|x| x == "groups"));
+    // Each parent's children share an offset the fit is free to choose: what is fitted is how
+    // the siblings differ, which is all a search compares, not the level of the position.
+    let (group_of, n_groups) = index_groups(&train_groups);
     let masks = args
         .get(5)
         .is_some_and(|m| m.split(',').any(|x| x == "masks"));
@@ -158,14 +176,37 @@ fn run(args: &[String]) -> Result<(), String> {
             }
         })
         .collect();
+    let mut start = start;
+    if let Some(from) = args.get(8) {
+        start_from(&mut start, from)?;
+    }
+    let offsets = start.len();
+    if groups {
+        start.resize(offsets + n_groups, 0.0);
+    }
     let mut w = start.clone();
     let mut adam = Adam::new(w.len(), num(4, 1.0)?);
     let n = train.len().max(1) as f64;
+    if groups {
+        println!(
+            "held out, pairs ordered as the labels (today): {}; (the start): {}",
+            pair_order(&held, &held_groups, |e| f64::from(e.today)),
+            pair_order(&held, &held_groups, |e| eval(&start, e))
+        );
+    }
     for _ in 0..epochs {
         let mut g = vec![0.0; w.len()];
-        for (e, y) in &train {
-            let p = sigmoid(eval(&w, e) / k);
+        for (j, (e, y)) in train.iter().enumerate() {
+            let off = if groups {
+                w[offsets + group_of[j]]
+            } else {
+                0.0
+            };
+            let p = sigmoid((eval(&w, e) + off) / k);
             let d = 2.0 * (p - y) * p * (1.0 - p) / k;
+            if groups {
+                g[offsets + group_of[j]] += d;
+            }
             for &s in &e.mine {
                 g[usize::from(s)] += d;
             }
@@ -183,7 +224,9 @@ fn run(args: &[String]) -> Result<(), String> {
             }
         }
         for (i, gi) in g.iter_mut().enumerate() {
-            let pull = if !(MASK..LINE).contains(&i) {
+            let pull = if i >= offsets {
+                0.0
+            } else if !(MASK..LINE).contains(&i) {
                 lambda
             } else {
                 mask_lambda
@@ -191,6 +234,12 @@ fn run(args: &[String]) -> Result<(), String> {
             *gi = *gi / n + 2.0 * pull * (w[i] - start[i]);
         }
         adam.descend(&mut w, &g, |_| true);
+    }
+    if groups {
+        println!(
+            "held out, pairs ordered as the labels (fitted): {}",
+            pair_order(&held, &held_groups, |e| eval(&w, e))
+        );
     }
     println!(
         "fitted: held out {:.4}, training {:.4} (today {:.4})",
@@ -258,6 +307,81 @@ fn run(args: &[String]) -> Result<(), String> {
         std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
     }
     Ok(())
+}
+
+/// Starts the fit from a fit written before (`OUT`'s format, values by role in sixteenths and
+/// `mask M VALUE` lines) instead of the hand-made values: its values are also what the fit is
+/// pulled towards, and what "today" compares against where the fit prints the order of pairs.
+fn start_from(start: &mut [f64], file: &str) -> Result<(), String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+    let sets = shape_sets();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let num = |w: &str| w.parse::<f64>().map_err(|_| format!("{file}: `{line}`"));
+        match words.as_slice() {
+            ["mask", m, v] => start[MASK + num(m)? as usize] = num(v)?,
+            [a, b, c, d, mover, waiting] => {
+                let shapes = [num(a)? as u8, num(b)? as u8, num(c)? as u8, num(d)? as u8];
+                let s = sets
+                    .iter()
+                    .position(|x| *x == shapes)
+                    .ok_or_else(|| format!("{file}: `{line}` is no set"))?;
+                start[s] = num(mover)? / 16.0;
+                start[SHAPE_SETS + s] = num(waiting)? / 16.0;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Each position's group as an index from 0, and how many groups there are.
+fn index_groups(groups: &[usize]) -> (Vec<usize>, usize) {
+    let mut index = std::collections::HashMap::new();
+    let of = groups
+        .iter()
+        .map(|g| {
+            let n = index.len();
+            *index.entry(*g).or_insert(n)
+        })
+        .collect();
+    (of, index.len())
+}
+
+/// Of the pairs of siblings whose labels differ by more than 0.1 in win probability, how
+/// many `value` orders as the labels do (as `agreed/pairs (percent)`); ties count a half.
+fn pair_order(
+    pos: &[(EvalSets, f64)],
+    groups: &[usize],
+    value: impl Fn(&EvalSets) -> f64,
+) -> String {
+    let mut by_group: std::collections::HashMap<usize, Vec<(f64, f64)>> = Default::default();
+    for ((e, y), g) in pos.iter().zip(groups) {
+        by_group.entry(*g).or_default().push((value(e), *y));
+    }
+    let (mut agreed, mut pairs) = (0.0, 0usize);
+    for sibs in by_group.values() {
+        for (i, a) in sibs.iter().enumerate() {
+            for b in &sibs[i + 1..] {
+                if (a.1 - b.1).abs() <= 0.1 {
+                    continue;
+                }
+                pairs += 1;
+                let same = (a.0 - b.0) * (a.1 - b.1);
+                agreed += if same > 0.0 {
+                    1.0
+                } else if same == 0.0 {
+                    0.5
+                } else {
+                    0.0
+                };
+            }
+        }
+    }
+    format!(
+        "{agreed}/{pairs} ({:.1}%)",
+        100.0 * agreed / pairs.max(1) as f64
+    )
 }
 
 /// Prints the 30 rows of the largest changes (each row: its change, its text).
