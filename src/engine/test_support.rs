@@ -39,3 +39,11 @@ pub(crate) fn refuses(style: &mut Style, key: &str, bad: &[&str]) {
     }
     assert_eq!(*style, before, "a refused value changes nothing");
 }
+
+/// Checks that no level's style has the setting `key` on (`on` reads it from a style).
+pub(crate) fn off_at_every_level(key: &str, on: impl Fn(&Style) -> bool) {
+    for l in 1..=super::Level::MAX.get() {
+        let level = super::Level::new(l).expect("a level");
+        assert!(!on(&Style::for_level(level)), "{key} at level {l}");
+    }
+}

@@ -91,7 +91,7 @@ mod tests {
 
     use super::super::{Search, Style};
     use crate::engine::Level;
-    use crate::engine::test_support::{gomoku, node_budget, refuses};
+    use crate::engine::test_support::{gomoku, node_budget, off_at_every_level, refuses};
     use crate::engine::tt::Table;
     use crate::rules::Game;
 
@@ -153,10 +153,7 @@ mod tests {
 
     #[test]
     fn the_setting_is_off_at_every_level_and_refuses_what_it_cannot_read() {
-        for l in 1..=Level::MAX.get() {
-            let level = Level::new(l).expect("a level");
-            assert!(!Style::for_level(level).defend43, "level {l}");
-        }
+        off_at_every_level("defend43", |s| s.defend43);
         let mut s = Style::for_level(Level::LIVE_MAX);
         s.set("defend43", "on").expect("on");
         assert!(s.defend43);

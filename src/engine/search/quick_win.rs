@@ -43,7 +43,7 @@ mod tests {
 
     use super::super::{Engine, Search, Style, WIN, WIN_MIN};
     use crate::engine::Level;
-    use crate::engine::test_support::{game, gomoku, node_budget};
+    use crate::engine::test_support::{game, gomoku, node_budget, off_at_every_level};
     use crate::engine::tt::Table;
     use crate::rules::Game;
 
@@ -102,10 +102,7 @@ mod tests {
     fn a_quiet_position_wins_nothing_and_no_level_asks() {
         let g = gomoku("H8 A1 J8 O1 L12 A15");
         assert_eq!(quick(&g, true), None);
-        for l in 1..=Level::MAX.get() {
-            let level = Level::new(l).expect("a level");
-            assert!(!Style::for_level(level).quick_win, "level {l}");
-        }
+        off_at_every_level("quick_win", |s| s.quick_win);
         let mut s = Style::for_level(Level::LIVE_MAX);
         s.set("quick_win", "on").expect("on");
         assert!(s.quick_win);
