@@ -175,6 +175,38 @@ pub fn eval_sets(game: &Game) -> Option<EvalSets> {
     })
 }
 
+/// A fit in `eval_sets.txt`'s format as a fit of the sets sees it, read by the engine's own
+/// reader (`fitted::read`): each set's value for the side to move and for the side waiting
+/// (in [`shape_sets`] order, in the evaluation's units: the file's numbers times their
+/// weight, over 256), and the value of each situation of threats.
+pub struct FittedSets {
+    /// The side to move's value of each set.
+    pub mover: Vec<f64>,
+    /// The side waiting's value of each set.
+    pub waiting: Vec<f64>,
+    /// The value of each situation of threats (see [`THREAT_MASKS`]).
+    pub masks: Vec<i32>,
+}
+
+/// Reads a fit written by `eval_sets_fit` (or checked in as `eval_sets.txt`).
+pub fn fitted_sets(text: &str) -> Result<FittedSets, String> {
+    let f = super::fitted::read(text)?;
+    let scale = |v: i32, w: i32| f64::from(v) * f64::from(w) / 256.0;
+    let index = |shapes: [u8; 4]| super::patterns::set_index(shapes);
+    let sets = shape_sets();
+    Ok(FittedSets {
+        mover: sets
+            .iter()
+            .map(|&s| scale(f.mover[index(s)], f.weights.0))
+            .collect(),
+        waiting: sets
+            .iter()
+            .map(|&s| scale(f.waiting[index(s)], f.weights.1))
+            .collect(),
+        masks: f.masks.clone().unwrap_or_else(|| vec![0; THREAT_MASKS]),
+    })
+}
+
 /// The value the engine gives a point with the shapes of set `s` (out of range: 0).
 pub fn shape_set_value(s: u16) -> i32 {
     shape_sets()

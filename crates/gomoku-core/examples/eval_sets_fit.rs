@@ -32,7 +32,8 @@ use std::process::ExitCode;
 
 use common::{Adam, command, number};
 use gomoku_core::engine::tuning::{
-    EvalSets, LINE_CODES, SHAPE_SETS, THREAT_MASKS, eval_sets, shape_set_value, shape_sets,
+    EvalSets, LINE_CODES, SHAPE_SETS, THREAT_MASKS, eval_sets, fitted_sets, shape_set_value,
+    shape_sets,
 };
 use gomoku_core::rules::{Action, Game, RuleSet};
 
@@ -314,23 +315,11 @@ fn run(args: &[String]) -> Result<(), String> {
 /// pulled towards, and what "today" compares against where the fit prints the order of pairs.
 fn start_from(start: &mut [f64], file: &str) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
-    let sets = shape_sets();
-    for line in text.lines().filter(|l| !l.starts_with('#')) {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let num = |w: &str| w.parse::<f64>().map_err(|_| format!("{file}: `{line}`"));
-        match words.as_slice() {
-            ["mask", m, v] => start[MASK + num(m)? as usize] = num(v)?,
-            [a, b, c, d, mover, waiting] => {
-                let shapes = [num(a)? as u8, num(b)? as u8, num(c)? as u8, num(d)? as u8];
-                let s = sets
-                    .iter()
-                    .position(|x| *x == shapes)
-                    .ok_or_else(|| format!("{file}: `{line}` is no set"))?;
-                start[s] = num(mover)? / 16.0;
-                start[SHAPE_SETS + s] = num(waiting)? / 16.0;
-            }
-            _ => {}
-        }
+    let fit = fitted_sets(&text).map_err(|e| format!("{file}: {e}"))?;
+    start[..SHAPE_SETS].copy_from_slice(&fit.mover);
+    start[SHAPE_SETS..MASK].copy_from_slice(&fit.waiting);
+    for (v, &m) in start[MASK..LINE].iter_mut().zip(&fit.masks) {
+        *v = f64::from(m);
     }
     Ok(())
 }

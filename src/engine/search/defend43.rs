@@ -54,6 +54,8 @@ impl Search<'_> {
             aligned && dr.abs().max(dc.abs()) <= REACH
         };
         let mut keep = Vec::new();
+        // Whether some stone other than a four takes the threat away.
+        let mut answered_any = false;
         for c in cands {
             let i = usize::from(c.cell);
             if makes_a_four(&self.b, i, me) {
@@ -69,15 +71,13 @@ impl Search<'_> {
             let answered = self.b.threats_at_least(opp, Threat::FourThree) == 0;
             self.b.undo();
             if answered {
+                answered_any = true;
                 keep.push(*c);
             }
         }
         // Only fours (or nothing) left: no stone takes the threat away, so the node is judged
         // by the free search rather than by a list that may hold no real answer.
-        if !keep
-            .iter()
-            .any(|c| !makes_a_four(&self.b, usize::from(c.cell), me))
-        {
+        if !answered_any {
             return None;
         }
         keep.sort_unstable_by_key(order);
