@@ -14,6 +14,7 @@ use super::windows::{self, WindowTable};
 use crate::rules::{Action, Captures, Game, MoveReport, PlayError, Point};
 
 mod captures;
+mod journal;
 
 /// Distance between vertically adjacent cells: the largest board plus a border on each side.
 pub(crate) const STRIDE: usize = 21;
@@ -43,13 +44,30 @@ const _: () = assert!(POW3.len() <= REACH_BITS && 4 * REACH_BITS <= 64);
 
 /// The offset from a point to position `p` of its neighbourhood on an axis (the point
 /// itself has no position: `HALF` points before it, the rest after).
-fn reach_offset(p: usize) -> isize {
+const fn reach_offset(p: usize) -> isize {
     if p < HALF {
         p as isize - HALF as isize
     } else {
         p as isize - HALF as isize + 1
     }
 }
+
+/// By reach bit (`axis * REACH_BITS + p`): the step from a stone's cell to the point whose
+/// neighbourhood holds it at position `p` on that axis (read once instead of worked out at
+/// each of the forty-odd points a stone reaches).
+const REACH_STEPS: [isize; 64] = {
+    let mut steps = [0; 64];
+    let mut axis = 0;
+    while axis < 4 {
+        let mut p = 0;
+        while p < POW3.len() {
+            steps[axis * REACH_BITS + p] = -reach_offset(p) * AXES[axis];
+            p += 1;
+        }
+        axis += 1;
+    }
+    steps
+};
 
 /// The set bits of a cell bit set, in increasing order.
 fn bits(set: &[u64; CELL_WORDS]) -> impl Iterator<Item = usize> + '_ {
@@ -68,6 +86,27 @@ fn bits(set: &[u64; CELL_WORDS]) -> impl Iterator<Item = usize> + '_ {
 
 /// Words of a bit set with one bit per cell (the frontier, the stones).
 const CELL_WORDS: usize = CELLS.div_ceil(64);
+
+/// The five bits of a cell bit set from cell `first` on, as the low bits of a word.
+fn window(set: &[u64; CELL_WORDS], first: usize) -> u64 {
+    let (w, b) = (first / 64, first % 64);
+    let low = set.get(w).copied().unwrap_or(0);
+    let high = set.get(w + 1).copied().unwrap_or(0);
+    ((u128::from(high) << 64 | u128::from(low)) >> b) as u64 & 0x1F
+}
+
+/// Sets the five bits of a cell bit set from cell `first` on to the low bits of `bits`.
+fn set_window(set: &mut [u64; CELL_WORDS], first: usize, bits: u64) {
+    let (w, b) = (first / 64, first % 64);
+    let mask = 0x1F_u128 << b;
+    let value = u128::from(bits & 0x1F) << b;
+    if let Some(low) = set.get_mut(w) {
+        *low = (*low & !(mask as u64)) | value as u64;
+    }
+    if let Some(high) = set.get_mut(w + 1) {
+        *high = (*high & !((mask >> 64) as u64)) | (value >> 64) as u64;
+    }
+}
 
 /// The padded index of a point.
 pub(crate) fn cell_of(p: Point) -> usize {
@@ -118,8 +157,8 @@ impl Zobrist {
 /// What one applied action changed on the board, to take it back.
 #[derive(Clone, Copy, Debug)]
 struct Undo {
-    placed: Option<(u16, u8)>,
-    removed_from: u32,
+    /// The length of the board's journal of stones (`journal.rs`) before the action.
+    ops_from: u32,
     /// The evaluation's sums before the action, for an evaluation that also weighs the
     /// position before the last move ([`Board::parent_sums`]).
     before: Sums,
@@ -199,8 +238,11 @@ pub(crate) struct Board {
     pub(crate) pattern: [i32; 2],
     /// Windows one stone short of a line, by colour.
     pub(crate) fours: [u32; 2],
-    /// Stones within two points (Chebyshev) of each cell.
-    pub(crate) near: Vec<u8>,
+    /// Stones within two points (Chebyshev) of each cell, from index 1 (cell `i` at `i + 1`,
+    /// with room for a whole word read on either side, see `update_near`).
+    near: Vec<u8>,
+    /// One bit per on-board cell.
+    board_bits: [u64; CELL_WORDS],
     /// One bit per cell: empty, on the board and near a stone (`near` > 0). The move
     /// generators walk these few cells, in cell order, instead of the whole board.
     frontier: [u64; CELL_WORDS],
@@ -209,7 +251,10 @@ pub(crate) struct Board {
     hash: u64,
     zobrist: Zobrist,
     undo: Vec<Undo>,
-    removed: Vec<(u16, u8)>,
+    /// Each stone placed or removed by the actions applied, with the board's sums before it.
+    ops: Vec<journal::Op>,
+    /// The point summaries those stones changed, as they were (`journal.rs`).
+    saved: Vec<journal::Saved>,
 }
 
 impl Board {
@@ -262,14 +307,19 @@ impl Board {
             window_sums: windows::window_table(line),
             pattern: [0, 0],
             fours: [0, 0],
-            near: vec![0; CELLS],
+            near: vec![0; CELLS + 8],
+            board_bits: [0; CELL_WORDS],
             frontier: [0; CELL_WORDS],
             stones: [0; CELL_WORDS],
             hash: 0,
             zobrist: Zobrist::new(),
             undo: Vec::new(),
-            removed: Vec::new(),
+            ops: Vec::new(),
+            saved: Vec::new(),
         };
+        for &i in &board.on_board {
+            board.board_bits[usize::from(i) / 64] |= 1 << (i % 64);
+        }
         let n = board.on_board.len() as u16;
         board.threat_count = [[n, 0, 0, 0, 0, 0, 0], [n, 0, 0, 0, 0, 0, 0]];
         // On an empty board a point's shapes are those of a lone stone (an open two when the
@@ -281,6 +331,7 @@ impl Board {
                 board.put(cell_of(p), colour);
             }
         }
+        board.forget_journal();
         board.game = game.clone();
         board
     }
@@ -318,21 +369,23 @@ impl Board {
     }
 
     fn put(&mut self, i: usize, colour: u8) {
+        self.begin(i, colour, true);
         self.cells[i] = colour;
         self.hash ^= self.zobrist.stone[i][usize::from(colour - 1)];
         self.update_windows(i, colour, 1);
-        self.update_near(i, true);
         self.stones[i / 64] |= 1 << (i % 64);
+        self.update_near(i, true);
         self.update_shapes(i, colour, true);
     }
 
     fn clear(&mut self, i: usize) {
         let colour = self.cells[i];
+        self.begin(i, colour, false);
         self.cells[i] = EMPTY;
         self.hash ^= self.zobrist.stone[i][usize::from(colour - 1)];
         self.update_windows(i, colour, -1);
-        self.update_near(i, false);
         self.stones[i / 64] &= !(1 << (i % 64));
+        self.update_near(i, false);
         self.update_shapes(i, colour, false);
     }
 
@@ -347,26 +400,54 @@ impl Board {
         bits(&self.stones)
     }
 
+    /// How many stones stand within two points (Chebyshev) of cell `i`.
+    #[cfg(test)]
+    pub(crate) fn near_at(&self, i: usize) -> u8 {
+        self.near[i + 1]
+    }
+
+    /// A stone came to (`add`) or left cell `i`: the count of stones near each cell of the
+    /// 5 by 5 square around it, and which of those cells are in the frontier.
+    ///
+    /// Row by row, five counts at once: the five bytes are read as one word and one is added
+    /// to (or taken from) each, which never carries into the next byte as a count stays
+    /// within 0..=25. The square's first and last columns may fall one cell beyond the padded
+    /// row (a border cell of the row next to it, or the spare byte before the array): those
+    /// are never on the board, so their counts are never read.
     fn update_near(&mut self, i: usize, add: bool) {
+        /// One in each of the five low bytes.
+        const FIVE: u64 = 0x01_0101_0101;
         let row = i / STRIDE;
-        let col = i % STRIDE;
         for r in row.saturating_sub(2)..=(row + 2).min(STRIDE - 1) {
-            for c in col.saturating_sub(2)..=(col + 2).min(STRIDE - 1) {
-                let j = r * STRIDE + c;
-                // At most 25 stones stand near a cell, and each leaves as it came.
-                let n = if add {
-                    self.near[j].wrapping_add(1)
-                } else {
-                    self.near[j].wrapping_sub(1)
-                };
-                self.near[j] = n;
-                // A cell is in the frontier while it is empty with a stone near it (branch
-                // free: this runs for 25 cells at every move and take-back). The cell of the
-                // stone itself is among them: `put` and `clear` set it before calling here.
-                let on = u64::from(self.cells[j] == EMPTY && n > 0);
-                let (w, b) = (j / 64, j % 64);
-                self.frontier[w] = self.frontier[w] & !(1 << b) | on << b;
+            // The square's first cell in this row, in `near`'s indices (cell + 1).
+            let at = (r * STRIDE + i % STRIDE + 1).wrapping_sub(2);
+            let Some(bytes) = self.near.get(at..at + 8) else {
+                continue;
+            };
+            let mut word = [0; 8];
+            word.copy_from_slice(bytes);
+            let counts = if add {
+                u64::from_le_bytes(word).wrapping_add(FIVE)
+            } else {
+                u64::from_le_bytes(word).wrapping_sub(FIVE)
+            };
+            self.near[at..at + 8].copy_from_slice(&counts.to_le_bytes());
+            // The border rows hold no board cell, and so no frontier.
+            if r == 0 || r == STRIDE - 1 {
+                continue;
             }
+            // A cell is in the frontier while it is empty, on the board, with a stone near:
+            // after a stone came, every cell of the square has one.
+            let near = if add {
+                0x1F
+            } else {
+                // Counts are below 32: adding 31 to each sets its bit 5 when it is not zero.
+                let nonzero = ((counts & 0x1F_1F1F_1F1F) + 0x1F_1F1F_1F1F) & 0x20_2020_2020;
+                (0..5).fold(0u64, |m, t| m | (nonzero >> (8 * t + 5) & 1) << t)
+            };
+            let first = at - 1;
+            let open = window(&self.board_bits, first) & !window(&self.stones, first);
+            set_window(&mut self.frontier, first, open & near);
         }
     }
 
@@ -462,7 +543,7 @@ impl Board {
             reach &= reach - 1;
             let (axis, p) = (bit / REACH_BITS, bit % REACH_BITS);
             // `i` is at offset `p` of `j`'s neighbourhood on this axis.
-            let j = i.wrapping_add_signed(-reach_offset(p) * AXES[axis]);
+            let j = i.wrapping_add_signed(REACH_STEPS[bit]);
             let own = (POW3[p] * OWN) as u32;
             let blocked = (POW3[p] * BLOCKED) as u32;
             let key = &mut self.keys[j];
@@ -475,33 +556,69 @@ impl Board {
             }
             if self.cells[j] == EMPTY {
                 let keys = [key[0][axis] as usize, key[1][axis] as usize];
-                // With line codes a point's fitted value changes with its free windows too
-                // (a code holds the shape, so a new shape is a new code).
-                let mut coded = [false; 2];
-                if let Some(f) = self.fit.as_deref_mut()
-                    && let Some(tables) = f.code_tables
-                {
+                // With line codes a point's fitted value changes with its free windows too.
+                // A code holds the shape, so one lookup tells both: an unchanged code is an
+                // unchanged shape, and the shape of a new one is read from the code instead of
+                // from a second table (this loop runs for some 40 points at every move).
+                if let Some(tables) = self.fit.as_deref().and_then(|f| f.code_tables) {
                     for (k, &key) in keys.iter().enumerate() {
                         let code = tables[k][key];
-                        if code != f.codes[j][k][axis] {
-                            f.codes[j][k][axis] = code;
-                            coded[k] = true;
-                        }
+                        self.recode(j, k, axis, code);
                     }
+                    continue;
                 }
                 for (k, &key) in keys.iter().enumerate() {
                     let shape = self.tables[k][key];
                     if shape != self.shapes[j][k][axis] {
+                        self.save(j, k);
                         self.shapes[j][k][axis] = shape;
                         self.update_colour_point(j, k);
-                    } else if coded[k] {
-                        // Same shape, so the same threat and hand-made value.
-                        self.update_fit(j, k);
                     }
                 }
             }
         }
+        self.save(i, 0);
+        self.save(i, 1);
         self.refresh_shapes(i);
+    }
+
+    /// The empty cell `j`'s line code for colour index `k` on `axis` is now `code` (on a board
+    /// whose fit values line codes): updates its shape, its threat and hand-made value when
+    /// the shape changed, and its fitted values by the difference alone. The fitted value is
+    /// a sum of table entries (the shape set's, one per axis code), so adding what changed
+    /// gives exactly what summing them afresh would, for a fraction of the reads: this runs
+    /// for most of the 40 points within reach of every stone placed or taken back.
+    fn recode(&mut self, j: usize, k: usize, axis: usize, code: u8) {
+        let Some(old) = self.fit.as_deref().map(|f| f.codes[j][k][axis]) else {
+            return;
+        };
+        if code == old {
+            return;
+        }
+        self.save(j, k);
+        let Some(f) = self.fit.as_deref_mut() else {
+            return;
+        };
+        f.codes[j][k][axis] = code;
+        let fit = f.fit;
+        let mut delta = fit.lines.as_ref().map_or([0, 0], |lines| {
+            [0, 1].map(|role| lines[role][usize::from(code)] - lines[role][usize::from(old)])
+        });
+        let shape = lines::shape_of(code);
+        if shape != self.shapes[j][k][axis] {
+            let before = patterns::set_index(self.shapes[j][k]);
+            self.shapes[j][k][axis] = shape;
+            let after = patterns::set_index(self.shapes[j][k]);
+            delta[0] += fit.mover[after] - fit.mover[before];
+            delta[1] += fit.waiting[after] - fit.waiting[before];
+            self.update_hand(j, k);
+        }
+        if let Some(f) = self.fit.as_deref_mut() {
+            for (role, d) in delta.into_iter().enumerate() {
+                f.values[j][k][role] += d;
+                f.sums[role][k] += d;
+            }
+        }
     }
 
     fn update_point(&mut self, j: usize) {
@@ -509,8 +626,16 @@ impl Board {
         self.update_colour_point(j, 1);
     }
 
-    /// The threat and value of cell `j` for colour index `k`, from its shapes.
+    /// The threat and values of cell `j` for colour index `k`, from its shapes (and codes).
+    #[inline]
     fn update_colour_point(&mut self, j: usize, k: usize) {
+        self.update_hand(j, k);
+        self.update_fit(j, k);
+    }
+
+    /// The threat and hand-made value of cell `j` for colour index `k`, from its shapes.
+    #[inline]
+    fn update_hand(&mut self, j: usize, k: usize) {
         let (t, v) = if self.cells[j] == EMPTY {
             self.combine[k][patterns::set_index(self.shapes[j][k])]
         } else {
@@ -524,11 +649,11 @@ impl Board {
         }
         self.shape_sum[k] += v - self.values[j][k];
         self.values[j][k] = v;
-        self.update_fit(j, k);
     }
 
     /// The fitted values of cell `j` for colour index `k` (on a board with a fit), from its
     /// shapes and line codes.
+    #[inline]
     fn update_fit(&mut self, j: usize, k: usize) {
         if let Some(f) = self.fit.as_deref_mut() {
             let roles = if self.cells[j] == EMPTY {
@@ -600,9 +725,10 @@ impl Board {
     /// Makes the evaluation weigh the empty points by `fit`'s values: the board keeps their
     /// sums beside the hand-made ones, which the threats and the move ordering keep using.
     /// Renju keeps black's own table (its forbidden points are holes), so this does nothing
-    /// there and says so.
+    /// there and says so; so does a board with actions applied to it (their journal, to take
+    /// them back, holds no fitted values), so a fit comes to a new board.
     pub(crate) fn use_fit(&mut self, fit: &'static Fitted) -> bool {
-        if self.game.rules().is_renju() {
+        if self.game.rules().is_renju() || !self.undo.is_empty() {
             return false;
         }
         self.fit = Some(Box::new(FitSums {
@@ -687,27 +813,19 @@ impl Board {
     pub(crate) fn apply(&mut self, action: Action) -> Result<MoveReport, PlayError> {
         let before = self.sums();
         let report = self.game.apply(action)?;
-        let removed_from = self.removed.len() as u32;
-        let mut placed = None;
+        let ops_from = self.journal_len() as u32;
         if let (Action::Place(p), Some(colour)) = (action, report.colour)
             && (colour == 1 || colour == 2)
         {
-            let i = cell_of(p);
-            self.put(i, colour);
-            placed = Some((i as u16, colour));
+            self.put(cell_of(p), colour);
         }
         for r in &report.removed {
             let i = cell_of(r.point);
             if self.cells[i] == 1 || self.cells[i] == 2 {
-                self.removed.push((i as u16, self.cells[i]));
                 self.clear(i);
             }
         }
-        self.undo.push(Undo {
-            placed,
-            removed_from,
-            before,
-        });
+        self.undo.push(Undo { ops_from, before });
         Ok(report)
     }
 
@@ -717,14 +835,7 @@ impl Board {
             return;
         };
         self.game.undo();
-        while self.removed.len() > u.removed_from as usize {
-            if let Some((i, colour)) = self.removed.pop() {
-                self.put(usize::from(i), colour);
-            }
-        }
-        if let Some((i, _)) = u.placed {
-            self.clear(usize::from(i));
-        }
+        self.revert_to(u.ops_from as usize);
     }
 
     /// Whether the stones of `colour` at the empty cell `i` would make a winning row.

@@ -23,6 +23,11 @@ pub(crate) fn code(shape: u8, free: usize) -> u8 {
     (usize::from(shape) * FREE + free.min(FREE - 1)) as u8
 }
 
+/// The shape of a code.
+pub(crate) fn shape_of(code: u8) -> u8 {
+    code / FREE as u8
+}
+
 /// The shape and free-window count of a code.
 #[cfg(test)]
 pub(crate) fn parts(code: u8) -> (u8, usize) {

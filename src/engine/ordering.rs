@@ -9,7 +9,7 @@
 
 use std::sync::OnceLock;
 
-use super::board::{Board, STRIDE, cell_of};
+use super::board::{Board, CELLS, STRIDE, cell_of};
 use super::data_lines::data_lines;
 use super::patterns::{THREATS, set_index};
 use crate::rules::Action;
@@ -43,6 +43,7 @@ fn by_shapes(b: &Board, i: usize, me: u8, gain_mine: i32, gain_theirs: i32) -> i
 /// the mover's stone would make there, by the set the other side's would, per hundred
 /// windows each would gain, and by the distance to the `last` two stones (the other side's
 /// last, then the mover's, as padded cells, see [`last_stones`]).
+#[inline]
 pub(crate) fn fitted_score(
     b: &Board,
     i: usize,
@@ -54,9 +55,8 @@ pub(crate) fn fitted_score(
     let (gm, gt) = (b.gain_at(i, me), b.gain_at(i, opp));
     let near = |k: usize| {
         let d = last[k].map_or(FAR, |s| {
-            let rows = (s / STRIDE).abs_diff(i / STRIDE);
-            let cols = (s % STRIDE).abs_diff(i % STRIDE);
-            rows.max(cols).clamp(1, usize::from(FAR)) as u8
+            let ([rs, cs], [ri, ci]) = (ROW_COL[s], ROW_COL[i]);
+            rs.abs_diff(ri).max(cs.abs_diff(ci)).clamp(1, FAR)
         });
         c.near[k][usize::from(d) - 1]
     };
@@ -68,6 +68,18 @@ pub(crate) fn fitted_score(
         + near(0)
         + near(1)
 }
+
+/// The row and column of each padded cell: read where the ordering measures distances for
+/// every candidate at every node, instead of two divisions per cell.
+const ROW_COL: [[u8; 2]; CELLS] = {
+    let mut rc = [[0; 2]; CELLS];
+    let mut i = 0;
+    while i < CELLS {
+        rc[i] = [(i / STRIDE) as u8, (i % STRIDE) as u8];
+        i += 1;
+    }
+    rc
+};
 
 /// The distance (in king's moves) up to which the corrections tell points apart; farther
 /// points, and every point when there is no such stone, count as this far.

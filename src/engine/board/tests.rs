@@ -167,6 +167,20 @@ fn point_threats_follow_the_shapes() {
     assert!(b.makes_line(at("M8", 15), 2));
 }
 
+/// Plays the legal action each choice picks while there is one; how many it played.
+fn play(b: &mut Board, choices: &[u16]) -> usize {
+    let mut played = 0;
+    for &c in choices {
+        let legal = b.game.legal_actions();
+        if legal.is_empty() {
+            break;
+        }
+        b.apply(legal[usize::from(c) % legal.len()]).expect("legal");
+        played += 1;
+    }
+    played
+}
+
 /// Plays the legal action each choice picks, taking one back after every `undo_every`-th.
 fn play_and_take_back(b: &mut Board, choices: &[u16], undo_every: usize) {
     for (k, &c) in choices.iter().enumerate() {
@@ -205,7 +219,7 @@ proptest::proptest! {
             .on_board
             .iter()
             .map(|&i| usize::from(i))
-            .filter(|&i| b.cells[i] == EMPTY && b.near[i] > 0)
+            .filter(|&i| b.cells[i] == EMPTY && b.near_at(i) > 0)
             .collect();
         proptest::prop_assert_eq!(walked, scanned);
         proptest::prop_assert_eq!(fresh.frontier, b.frontier);
@@ -352,8 +366,79 @@ proptest::proptest! {
         let fresh = Board::new(&b.game);
         let f = b.fit.as_deref().expect("a fit");
         proptest::prop_assert_eq!(f.sums, fitted_sums(&b, odd_fit()));
+        let mut fresh_fit = Board::new(&b.game);
+        fresh_fit.use_fit(odd_fit());
+        let g = fresh_fit.fit.as_deref().expect("a fit");
+        proptest::prop_assert_eq!(&f.values, &g.values);
+        // An occupied point's codes are not kept (nothing reads them until it is empty again).
+        for &i in &b.on_board {
+            let i = usize::from(i);
+            if b.cells[i] == EMPTY {
+                proptest::prop_assert_eq!(f.codes[i], g.codes[i]);
+            }
+        }
         proptest::prop_assert_eq!(&fresh.values, &b.values);
         proptest::prop_assert_eq!(fresh.shape_sum, b.shape_sum);
         proptest::prop_assert_eq!(fresh.threat_count, b.threat_count);
     }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 24, ..Default::default() })]
+
+    /// Taking every action back, the last first, puts back exactly the board the actions
+    /// started from (the journal of `journal.rs`): every table, and with a fit its values and
+    /// line codes, as the point summaries a stone changed are restored and not worked out again.
+    #[test]
+    fn taking_everything_back_restores_the_start(
+        spec in proptest::sample::select(&["gomoku", "pente", "keryo self_capture=capture", "gomoku size=9 line=4", "gomoku-standard", "renju opening=none"][..]),
+        opening in proptest::collection::vec(proptest::prelude::any::<u16>(), 0..12),
+        choices in proptest::collection::vec(proptest::prelude::any::<u16>(), 1..60),
+        with_fit in proptest::prelude::any::<bool>(),
+    ) {
+        let rules = RuleSet::from_spec(spec).expect("spec");
+        let mut start = Board::new(&Game::new(rules));
+        play(&mut start, &opening);
+        let mut b = Board::new(&start.game);
+        if with_fit {
+            b.use_fit(odd_fit());
+        }
+        let before = b.clone();
+        for _ in 0..play(&mut b, &choices) {
+            b.undo();
+        }
+        proptest::prop_assert_eq!(b.key(), before.key());
+        proptest::prop_assert_eq!(&b.cells[..], &before.cells[..]);
+        proptest::prop_assert_eq!(&b.keys, &before.keys);
+        proptest::prop_assert_eq!(&b.shapes, &before.shapes);
+        proptest::prop_assert_eq!(&b.threats, &before.threats);
+        proptest::prop_assert_eq!(&b.values, &before.values);
+        proptest::prop_assert_eq!(&b.near, &before.near);
+        proptest::prop_assert_eq!(b.frontier, before.frontier);
+        proptest::prop_assert_eq!(b.stones, before.stones);
+        proptest::prop_assert_eq!((b.pattern, b.fours), (before.pattern, before.fours));
+        proptest::prop_assert_eq!(b.shape_sum, before.shape_sum);
+        proptest::prop_assert_eq!(b.threat_count, before.threat_count);
+        proptest::prop_assert_eq!(b.sums(), before.sums());
+        if let (Some(f), Some(g)) = (b.fit.as_deref(), before.fit.as_deref()) {
+            proptest::prop_assert_eq!(&f.values, &g.values);
+            proptest::prop_assert_eq!(&f.codes, &g.codes);
+        }
+        proptest::prop_assert!(b.ops.is_empty() && b.saved.is_empty());
+    }
+}
+
+#[test]
+fn a_fit_comes_only_to_a_board_with_nothing_to_take_back() {
+    let mut b = Board::new(&gomoku("H8 J9"));
+    assert!(b.use_fit(odd_fit()), "a new board takes a fit");
+    let mut played = Board::new(&gomoku("H8 J9"));
+    played
+        .apply(Action::Place(Point::parse("K10", 15).expect("point")))
+        .expect("legal");
+    assert!(
+        !played.use_fit(odd_fit()),
+        "its journal holds no fitted values"
+    );
+    assert!(played.fit.is_none());
 }
