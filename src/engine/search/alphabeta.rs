@@ -72,7 +72,7 @@ impl Search<'_> {
             }
             return self.evaluate(me, &Tactics::default(), ply);
         }
-        let (cands, tac) = self.generate_unsorted(me);
+        let (cands, tac, scored) = self.generate_unscored(me);
         if cands.is_empty() {
             return 0;
         }
@@ -85,11 +85,13 @@ impl Search<'_> {
         {
             return s;
         }
-        let forced = self.forced_moves(me, &cands, &tac);
-        let is_forced = forced.is_some();
+        let is_forced = self.must_answer(me, &tac);
         if depth <= 0 && (!is_forced || ext <= 0) {
             return self.evaluate(me, &tac, ply);
         }
+        // Only the moves a node goes on to order are scored: the answers kept when something
+        // must be answered, every candidate of a free node that pruning did not end.
+        let forced = self.forced_moves(me, &cands, &tac, scored);
         // Answering an open three (a threat to make an open four) is forced too: the line
         // is searched one ply further, within the same extension budget as fours.
         let mut answers_three = false;
@@ -105,8 +107,8 @@ impl Search<'_> {
         let mut moves = match forced {
             Some(f) if !f.is_empty() => f,
             _ => match self
-                .defences(me, &cands, &tac)
-                .or_else(|| self.four_three_defences(me, &cands))
+                .defences(me, &cands, &tac, scored)
+                .or_else(|| self.four_three_defences(me, &cands, scored))
             {
                 Some(mut d) => {
                     defending = true;
@@ -135,6 +137,9 @@ impl Search<'_> {
                         depth -= 1;
                     }
                     let mut c = cands;
+                    if !scored {
+                        self.score_moves(me, &mut c);
+                    }
                     self.order_by_history(me, &mut c);
                     self.order_by_killers(me, ply, &mut c);
                     let width = if ply <= self.style.wide_plies && self.style.wide > 0 {

@@ -26,7 +26,13 @@ impl Search<'_> {
     /// answers), the moves worth searching: those after which the opponent has no four-three
     /// point left, and the mover's own fours. `None` when there is no such point, when there
     /// are too many, or when no move answers them (the node is then searched as a free one).
-    pub(super) fn four_three_defences(&mut self, me: u8, cands: &[Cand]) -> Option<Vec<Cand>> {
+    /// Scores what it keeps as [`Search::forced_moves`] does.
+    pub(super) fn four_three_defences(
+        &mut self,
+        me: u8,
+        cands: &[Cand],
+        scored: bool,
+    ) -> Option<Vec<Cand>> {
         let opp = 3 - me;
         if !self.style.defend43
             || self.b.threats_at_least(opp, Threat::FourThree) == 0
@@ -80,6 +86,9 @@ impl Search<'_> {
         if !answered_any {
             return None;
         }
+        if !scored {
+            self.score_moves(me, &mut keep);
+        }
         keep.sort_unstable_by_key(order);
         Some(keep)
     }
@@ -109,7 +118,7 @@ mod tests {
             .expect("in play");
         let me = s.b.to_move();
         let (cands, _) = s.generate_unsorted(me);
-        let kept = s.four_three_defences(me, &cands)?;
+        let kept = s.four_three_defences(me, &cands, true)?;
         let mut names: Vec<String> = kept
             .iter()
             .filter_map(|c| s.b.point(usize::from(c.cell)))

@@ -42,6 +42,20 @@ impl Search<'_> {
     /// [`Search::generate`] with the candidates in board order (scored, not sorted): inner
     /// nodes sort only the few they search ([`best_first`]).
     pub(super) fn generate_unsorted(&self, me: u8) -> (Vec<Cand>, Tactics) {
+        let (mut cands, tac, scored) = self.generate_unscored(me);
+        if !scored {
+            self.score_moves(me, &mut cands);
+        }
+        (cands, tac)
+    }
+
+    /// [`Search::generate_unsorted`] without the move ordering's own score: each candidate
+    /// carries only what the tactics add (wins, captures) until [`Search::score_moves`] adds
+    /// the rest, and says whether they are scored already (the fallback to every legal point,
+    /// when no point near the stones is legal, scores its own). A node that ends on the
+    /// tactics alone (a win on the spot, a leaf) never needs the ordering's score, which reads
+    /// a dozen tables for every candidate.
+    pub(super) fn generate_unscored(&self, me: u8) -> (Vec<Cand>, Tactics, bool) {
         let opp = 3 - me;
         let check = self.needs_check();
         let b = &self.b;
@@ -50,11 +64,6 @@ impl Search<'_> {
         let capturing = b.captures != crate::rules::Captures::None;
         let (cap_me, cap_opp) = (b.captured(me), b.captured(opp));
         let goal = b.capture_win;
-        // The corrections were fitted to freestyle Gomoku (no captures, no forbidden points).
-        let fitted = self.style.policy && !capturing && !b.game.rules().is_renju();
-        let last = if fitted { last_stones(b) } else { [None; 2] };
-        // Read (once per process) only by a style that uses them.
-        let fix = fitted.then(corrections);
         // Renju: black's forbidden points are no moves for black (checked exactly by the rules
         // core), but a point where white makes five stays in `opp_wins`: black cannot block
         // there, which is how white wins through a forbidden point.
@@ -73,10 +82,7 @@ impl Search<'_> {
                 }
                 continue;
             }
-            let mut score = match fix {
-                Some(fix) => fitted_score(b, i, me, last, fix),
-                None => shape_score(b, i, me),
-            };
+            let mut score = 0;
             if b.line_threat_at(i, me) && b.makes_line(i, me) {
                 tac.my_wins.push(i as u16);
                 score += 10 * WIN_MIN;
@@ -129,7 +135,8 @@ impl Search<'_> {
                 score,
             });
         }
-        if cands.is_empty() {
+        let scored = cands.is_empty();
+        if scored {
             // No stone yet, or every point near the stones is refused (the pro opening's
             // second stone): fall back to every legal point, nearest the centre first.
             let centre = Point::centre(b.size);
@@ -149,12 +156,54 @@ impl Search<'_> {
         }
         tac.my_wins.dedup();
         tac.opp_wins.dedup();
-        (cands, tac)
+        (cands, tac, scored)
+    }
+
+    /// Adds the move ordering's score of each candidate (the fitted one where the style and
+    /// the rules have it, the hand-made one otherwise) to what the tactics gave it.
+    pub(super) fn score_moves(&self, me: u8, cands: &mut [Cand]) {
+        let b = &self.b;
+        let capturing = b.captures != crate::rules::Captures::None;
+        // The corrections were fitted to freestyle Gomoku (no captures, no forbidden points).
+        let fitted = self.style.policy && !capturing && !b.game.rules().is_renju();
+        let last = if fitted { last_stones(b) } else { [None; 2] };
+        // Read (once per process) only by a style that uses them.
+        match fitted.then(corrections) {
+            Some(fix) => {
+                for c in cands {
+                    c.score += fitted_score(b, usize::from(c.cell), me, last, fix);
+                }
+            }
+            None => {
+                for c in cands {
+                    c.score += shape_score(b, usize::from(c.cell), me);
+                }
+            }
+        }
+    }
+
+    /// Whether the side to move must answer at once: the other side wins next move, or an
+    /// extra-time row stands against it ([`Search::forced_moves`] is `None` exactly when not).
+    pub(super) fn must_answer(&self, me: u8, tac: &Tactics) -> bool {
+        !tac.opp_wins.is_empty()
+            || self
+                .b
+                .game
+                .threatened_line()
+                .is_some_and(|l| l.colour != me)
     }
 
     /// The moves to search when something must be answered: blocks of an immediate win,
     /// captures (which may break a row or stop a capture win); `None` when nothing is forced.
-    pub(super) fn forced_moves(&self, me: u8, cands: &[Cand], tac: &Tactics) -> Option<Vec<Cand>> {
+    /// Unless the candidates are `scored`, only the moves kept are given the ordering's score
+    /// ([`Search::score_moves`]), as they are sorted.
+    pub(super) fn forced_moves(
+        &self,
+        me: u8,
+        cands: &[Cand],
+        tac: &Tactics,
+        scored: bool,
+    ) -> Option<Vec<Cand>> {
         let pending_against_me = self
             .b
             .game
@@ -171,6 +220,9 @@ impl Search<'_> {
                     || (!pending_against_me && tac.opp_wins.contains(&c.cell))
             })
             .collect();
+        if !scored {
+            self.score_moves(me, &mut forced);
+        }
         forced.sort_unstable_by_key(order);
         Some(forced)
     }
@@ -179,8 +231,15 @@ impl Search<'_> {
     /// wins at once, the only moves worth searching: those that stand on one of the opponent's
     /// four-making points (every defence of a three does), the mover's own fours, captures
     /// and, in capture games, the capture threats that answer it.
-    /// `None` when there is no such threat (or no such move).
-    pub(super) fn defences(&self, me: u8, cands: &[Cand], tac: &Tactics) -> Option<Vec<Cand>> {
+    /// `None` when there is no such threat (or no such move). Scores what it keeps as
+    /// [`Search::forced_moves`] does.
+    pub(super) fn defences(
+        &self,
+        me: u8,
+        cands: &[Cand],
+        tac: &Tactics,
+        scored: bool,
+    ) -> Option<Vec<Cand>> {
         let opp = 3 - me;
         let b = &self.b;
         if b.threats_at_least(opp, Threat::OpenFour) == 0 || b.game.threatened_line().is_some() {
@@ -204,6 +263,9 @@ impl Search<'_> {
             let known: Vec<u16> = keep.iter().map(|c| c.cell).collect();
             let more = self.capture_answers(opp, &known);
             keep.extend(cands.iter().copied().filter(|c| more.contains(&c.cell)));
+        }
+        if !scored {
+            self.score_moves(me, &mut keep);
         }
         keep.sort_unstable_by_key(order);
         (!keep.is_empty()).then_some(keep)

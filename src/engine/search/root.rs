@@ -28,14 +28,14 @@ impl Search<'_> {
             // Renju: white's five comes on a point black may not play; nothing stops it.
             return (point(&self.b, cands[0].cell), -(WIN - 2), 1, Source::Forced);
         }
-        let forced = self.forced_moves(me, &cands, &tac);
+        let forced = self.forced_moves(me, &cands, &tac, true);
         // Whether every root move is a free choice (nothing to block, no three to answer):
         // only then may the root reduce its late moves.
         let mut free = false;
         let mut moves = match &forced {
             Some(f) if !f.is_empty() => f.clone(),
             _ => {
-                let mut c = self.defences(me, &cands, &tac).unwrap_or_else(|| {
+                let mut c = self.defences(me, &cands, &tac, true).unwrap_or_else(|| {
                     free = forced.is_none();
                     cands.clone()
                 });

@@ -158,7 +158,9 @@ fn main_search_answers(spec: &str, cap_answers: bool) -> Vec<String> {
     let s = super::super::Search::threats(&mut tt, style, &g, limits(), std::time::Instant::now())
         .expect("a position in play");
     let (cands, tac) = s.generate_unsorted(2);
-    let answers = s.defences(2, &cands, &tac).expect("a three to answer");
+    let answers = s
+        .defences(2, &cands, &tac, true)
+        .expect("a three to answer");
     names(&s.b, answers.iter().map(|c| c.cell))
 }
 
