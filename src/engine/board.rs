@@ -9,12 +9,14 @@
 
 use super::fitted::Fitted;
 use super::lines::{self, CodeTable};
-use super::patterns::{self, BLOCKED, CombinedTable, HALF, OWN, POW3, ShapeTable, THREATS, Threat};
+use super::patterns::{self, CombinedTable, ShapeTable, THREATS, Threat};
 use super::windows::{self, WindowTable};
 use crate::rules::{Action, Captures, Game, MoveReport, PlayError, Point};
 
 mod captures;
 mod journal;
+mod near;
+mod shapes;
 
 /// Distance between vertically adjacent cells: the largest board plus a border on each side.
 pub(crate) const STRIDE: usize = 21;
@@ -38,37 +40,6 @@ pub(crate) const DIRS: [isize; 8] = [
     -(STRIDE as isize - 1),
 ];
 
-/// Bits per axis in a cell's reach (one per neighbourhood position).
-const REACH_BITS: usize = 16;
-const _: () = assert!(POW3.len() <= REACH_BITS && 4 * REACH_BITS <= 64);
-
-/// The offset from a point to position `p` of its neighbourhood on an axis (the point
-/// itself has no position: `HALF` points before it, the rest after).
-const fn reach_offset(p: usize) -> isize {
-    if p < HALF {
-        p as isize - HALF as isize
-    } else {
-        p as isize - HALF as isize + 1
-    }
-}
-
-/// By reach bit (`axis * REACH_BITS + p`): the step from a stone's cell to the point whose
-/// neighbourhood holds it at position `p` on that axis (read once instead of worked out at
-/// each of the forty-odd points a stone reaches).
-const REACH_STEPS: [isize; 64] = {
-    let mut steps = [0; 64];
-    let mut axis = 0;
-    while axis < 4 {
-        let mut p = 0;
-        while p < POW3.len() {
-            steps[axis * REACH_BITS + p] = -reach_offset(p) * AXES[axis];
-            p += 1;
-        }
-        axis += 1;
-    }
-    steps
-};
-
 /// The set bits of a cell bit set, in increasing order.
 fn bits(set: &[u64; CELL_WORDS]) -> impl Iterator<Item = usize> + '_ {
     set.iter().enumerate().flat_map(|(w, &word)| {
@@ -87,27 +58,6 @@ fn bits(set: &[u64; CELL_WORDS]) -> impl Iterator<Item = usize> + '_ {
 /// Words of a bit set with one bit per cell (the frontier, the stones).
 const CELL_WORDS: usize = CELLS.div_ceil(64);
 
-/// The five bits of a cell bit set from cell `first` on, as the low bits of a word.
-fn window(set: &[u64; CELL_WORDS], first: usize) -> u64 {
-    let (w, b) = (first / 64, first % 64);
-    let low = set.get(w).copied().unwrap_or(0);
-    let high = set.get(w + 1).copied().unwrap_or(0);
-    ((u128::from(high) << 64 | u128::from(low)) >> b) as u64 & 0x1F
-}
-
-/// Sets the five bits of a cell bit set from cell `first` on to the low bits of `bits`.
-fn set_window(set: &mut [u64; CELL_WORDS], first: usize, bits: u64) {
-    let (w, b) = (first / 64, first % 64);
-    let mask = 0x1F_u128 << b;
-    let value = u128::from(bits & 0x1F) << b;
-    if let Some(low) = set.get_mut(w) {
-        *low = (*low & !(mask as u64)) | value as u64;
-    }
-    if let Some(high) = set.get_mut(w + 1) {
-        *high = (*high & !((mask >> 64) as u64)) | (value >> 64) as u64;
-    }
-}
-
 /// The padded index of a point.
 pub(crate) fn cell_of(p: Point) -> usize {
     (usize::from(p.row()) + 1) * STRIDE + usize::from(p.col()) + 1
@@ -117,9 +67,6 @@ pub(crate) fn cell_of(p: Point) -> usize {
 pub(crate) fn step(i: usize, d: isize) -> usize {
     i.wrapping_add_signed(d)
 }
-
-/// Row and column steps of the 4 axes, in the order of [`AXES`].
-const AXIS_STEPS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
 
 /// splitmix64: fills the Zobrist table from a fixed seed, so hashes are the same in every run.
 fn splitmix(state: &mut u64) -> u64 {
@@ -398,282 +345,6 @@ impl Board {
     /// The cells holding a stone, in increasing cell order.
     pub(crate) fn stone_cells(&self) -> impl Iterator<Item = usize> + '_ {
         bits(&self.stones)
-    }
-
-    /// How many stones stand within two points (Chebyshev) of cell `i`.
-    #[cfg(test)]
-    pub(crate) fn near_at(&self, i: usize) -> u8 {
-        self.near[i + 1]
-    }
-
-    /// A stone came to (`add`) or left cell `i`: the count of stones near each cell of the
-    /// 5 by 5 square around it, and which of those cells are in the frontier.
-    ///
-    /// Row by row, five counts at once: the five bytes are read as one word and one is added
-    /// to (or taken from) each, which never carries into the next byte as a count stays
-    /// within 0..=25. The square's first and last columns may fall one cell beyond the padded
-    /// row (a border cell of the row next to it, or the spare byte before the array): those
-    /// are never on the board, so their counts are never read.
-    fn update_near(&mut self, i: usize, add: bool) {
-        /// One in each of the five low bytes.
-        const FIVE: u64 = 0x01_0101_0101;
-        let row = i / STRIDE;
-        for r in row.saturating_sub(2)..=(row + 2).min(STRIDE - 1) {
-            // The square's first cell in this row, in `near`'s indices (cell + 1).
-            let at = (r * STRIDE + i % STRIDE + 1).wrapping_sub(2);
-            let Some(bytes) = self.near.get(at..at + 8) else {
-                continue;
-            };
-            let mut word = [0; 8];
-            word.copy_from_slice(bytes);
-            let counts = if add {
-                u64::from_le_bytes(word).wrapping_add(FIVE)
-            } else {
-                u64::from_le_bytes(word).wrapping_sub(FIVE)
-            };
-            self.near[at..at + 8].copy_from_slice(&counts.to_le_bytes());
-            // The border rows hold no board cell, and so no frontier.
-            if r == 0 || r == STRIDE - 1 {
-                continue;
-            }
-            // A cell is in the frontier while it is empty, on the board, with a stone near:
-            // after a stone came, every cell of the square has one.
-            let near = if add {
-                0x1F
-            } else {
-                // Counts are below 32: adding 31 to each sets its bit 5 when it is not zero.
-                let nonzero = ((counts & 0x1F_1F1F_1F1F) + 0x1F_1F1F_1F1F) & 0x20_2020_2020;
-                (0..5).fold(0u64, |m, t| m | (nonzero >> (8 * t + 5) & 1) << t)
-            };
-            let first = at - 1;
-            let open = window(&self.board_bits, first) & !window(&self.stones, first);
-            set_window(&mut self.frontier, first, open & near);
-        }
-    }
-
-    /// Reads the neighbourhood keys of every on-board cell from the cells (a new board).
-    fn init_keys(&mut self) {
-        let n = STRIDE as isize;
-        for k in 0..self.on_board.len() {
-            let j = usize::from(self.on_board[k]);
-            let (r, c) = ((j / STRIDE) as isize, (j % STRIDE) as isize);
-            for (axis, &(dr, dc)) in AXIS_STEPS.iter().enumerate() {
-                let mut key = [0u32; 2];
-                for (p, &pow) in POW3.iter().enumerate() {
-                    let o = reach_offset(p);
-                    let (rr, cc) = (r + o * dr, c + o * dc);
-                    let v = if rr >= 0 && rr < n && cc >= 0 && cc < n {
-                        self.cells[(rr * n + cc) as usize]
-                    } else {
-                        WALL
-                    };
-                    let (a, b) = match v {
-                        EMPTY => (0, 0),
-                        1 => (OWN, BLOCKED),
-                        2 => (BLOCKED, OWN),
-                        _ => (BLOCKED, BLOCKED),
-                    };
-                    key[0] += (pow * a) as u32;
-                    key[1] += (pow * b) as u32;
-                }
-                self.keys[j][0][axis] = key[0];
-                self.keys[j][1][axis] = key[1];
-            }
-            self.refresh_shapes(j);
-        }
-    }
-
-    /// Which on-board points each cell's stone reaches, from the board's shape (a new board).
-    fn init_reach(&mut self) {
-        let n = STRIDE as isize;
-        for i in 0..CELLS {
-            let (r, c) = ((i / STRIDE) as isize, (i % STRIDE) as isize);
-            let mut bits = 0u64;
-            for (axis, &(dr, dc)) in AXIS_STEPS.iter().enumerate() {
-                for p in 0..POW3.len() {
-                    let o = reach_offset(p);
-                    let (rr, cc) = (r - o * dr, c - o * dc);
-                    if rr < 0 || rr >= n || cc < 0 || cc >= n {
-                        continue;
-                    }
-                    if self.cells[(rr * n + cc) as usize] != WALL {
-                        bits |= 1 << (axis * REACH_BITS + p);
-                    }
-                }
-            }
-            self.reach[i] = bits;
-        }
-    }
-
-    /// Sets the shapes of cell `j` from its keys (none when occupied) and its point summary.
-    fn refresh_shapes(&mut self, j: usize) {
-        for k in 0..2 {
-            for axis in 0..4 {
-                self.shapes[j][k][axis] = if self.cells[j] == EMPTY {
-                    self.tables[k][self.keys[j][k][axis] as usize]
-                } else {
-                    0
-                };
-            }
-        }
-        self.refresh_codes(j);
-        self.update_point(j);
-    }
-
-    /// Sets the line codes of cell `j` from its keys, on a board whose fit values them.
-    fn refresh_codes(&mut self, j: usize) {
-        if let Some(f) = self.fit.as_deref_mut()
-            && let Some(tables) = f.code_tables
-        {
-            for (k, table) in tables.iter().enumerate() {
-                f.codes[j][k] = self.keys[j][k].map(|key| table[key as usize]);
-            }
-        }
-    }
-
-    /// A stone of `colour` came to (`add`) or left cell `i`: updates the neighbourhood keys of
-    /// the points whose lines pass within reach of it, and the shapes that changed.
-    fn update_shapes(&mut self, i: usize, colour: u8, add: bool) {
-        let ci = usize::from(colour - 1);
-        // The on-board points within reach, one bit per (axis, offset): walking the set bits
-        // skips the border and the points beyond the edge without testing each.
-        let mut reach = self.reach[i];
-        while reach != 0 {
-            let bit = reach.trailing_zeros() as usize;
-            reach &= reach - 1;
-            let (axis, p) = (bit / REACH_BITS, bit % REACH_BITS);
-            // `i` is at offset `p` of `j`'s neighbourhood on this axis.
-            let j = i.wrapping_add_signed(REACH_STEPS[bit]);
-            let own = (POW3[p] * OWN) as u32;
-            let blocked = (POW3[p] * BLOCKED) as u32;
-            let key = &mut self.keys[j];
-            if add {
-                key[ci][axis] += own;
-                key[1 - ci][axis] += blocked;
-            } else {
-                key[ci][axis] -= own;
-                key[1 - ci][axis] -= blocked;
-            }
-            if self.cells[j] == EMPTY {
-                let keys = [key[0][axis] as usize, key[1][axis] as usize];
-                // With line codes a point's fitted value changes with its free windows too.
-                // A code holds the shape, so one lookup tells both: an unchanged code is an
-                // unchanged shape, and the shape of a new one is read from the code instead of
-                // from a second table (this loop runs for some 40 points at every move).
-                if let Some(tables) = self.fit.as_deref().and_then(|f| f.code_tables) {
-                    for (k, &key) in keys.iter().enumerate() {
-                        let code = tables[k][key];
-                        self.recode(j, k, axis, code);
-                    }
-                    continue;
-                }
-                for (k, &key) in keys.iter().enumerate() {
-                    let shape = self.tables[k][key];
-                    if shape != self.shapes[j][k][axis] {
-                        self.save(j, k);
-                        self.shapes[j][k][axis] = shape;
-                        self.update_colour_point(j, k);
-                    }
-                }
-            }
-        }
-        self.save(i, 0);
-        self.save(i, 1);
-        self.refresh_shapes(i);
-    }
-
-    /// The empty cell `j`'s line code for colour index `k` on `axis` is now `code` (on a board
-    /// whose fit values line codes): updates its shape, its threat and hand-made value when
-    /// the shape changed, and its fitted values by the difference alone. The fitted value is
-    /// a sum of table entries (the shape set's, one per axis code), so adding what changed
-    /// gives exactly what summing them afresh would, for a fraction of the reads: this runs
-    /// for most of the 40 points within reach of every stone placed or taken back.
-    fn recode(&mut self, j: usize, k: usize, axis: usize, code: u8) {
-        let Some(old) = self.fit.as_deref().map(|f| f.codes[j][k][axis]) else {
-            return;
-        };
-        if code == old {
-            return;
-        }
-        self.save(j, k);
-        let Some(f) = self.fit.as_deref_mut() else {
-            return;
-        };
-        f.codes[j][k][axis] = code;
-        let fit = f.fit;
-        let mut delta = fit.lines.as_ref().map_or([0, 0], |lines| {
-            [0, 1].map(|role| lines[role][usize::from(code)] - lines[role][usize::from(old)])
-        });
-        let shape = lines::shape_of(code);
-        if shape != self.shapes[j][k][axis] {
-            let before = patterns::set_index(self.shapes[j][k]);
-            self.shapes[j][k][axis] = shape;
-            let after = patterns::set_index(self.shapes[j][k]);
-            delta[0] += fit.mover[after] - fit.mover[before];
-            delta[1] += fit.waiting[after] - fit.waiting[before];
-            self.update_hand(j, k);
-        }
-        if let Some(f) = self.fit.as_deref_mut() {
-            for (role, d) in delta.into_iter().enumerate() {
-                f.values[j][k][role] += d;
-                f.sums[role][k] += d;
-            }
-        }
-    }
-
-    fn update_point(&mut self, j: usize) {
-        self.update_colour_point(j, 0);
-        self.update_colour_point(j, 1);
-    }
-
-    /// The threat and values of cell `j` for colour index `k`, from its shapes (and codes).
-    #[inline]
-    fn update_colour_point(&mut self, j: usize, k: usize) {
-        self.update_hand(j, k);
-        self.update_fit(j, k);
-    }
-
-    /// The threat and hand-made value of cell `j` for colour index `k`, from its shapes.
-    #[inline]
-    fn update_hand(&mut self, j: usize, k: usize) {
-        let (t, v) = if self.cells[j] == EMPTY {
-            self.combine[k][patterns::set_index(self.shapes[j][k])]
-        } else {
-            (Threat::Quiet, 0)
-        };
-        let old = self.threats[j][k];
-        if old != t {
-            self.threat_count[k][old as usize] -= 1;
-            self.threat_count[k][t as usize] += 1;
-            self.threats[j][k] = t;
-        }
-        self.shape_sum[k] += v - self.values[j][k];
-        self.values[j][k] = v;
-    }
-
-    /// The fitted values of cell `j` for colour index `k` (on a board with a fit), from its
-    /// shapes and line codes.
-    #[inline]
-    fn update_fit(&mut self, j: usize, k: usize) {
-        if let Some(f) = self.fit.as_deref_mut() {
-            let roles = if self.cells[j] == EMPTY {
-                let set = patterns::set_index(self.shapes[j][k]);
-                let mut roles = [f.fit.mover[set], f.fit.waiting[set]];
-                if let Some(lines) = &f.fit.lines {
-                    for code in f.codes[j][k] {
-                        roles[0] += lines[0][usize::from(code)];
-                        roles[1] += lines[1][usize::from(code)];
-                    }
-                }
-                roles
-            } else {
-                [0, 0]
-            };
-            for (role, &v) in roles.iter().enumerate() {
-                f.sums[role][k] += v - f.values[j][k][role];
-            }
-            f.values[j][k] = roles;
-        }
     }
 
     /// What `colour` playing the empty cell `i` makes over its four lines.

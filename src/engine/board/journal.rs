@@ -9,8 +9,9 @@
 //! them in the reverse order; only the keys (a subtraction each) and the stones near each
 //! point are reworked.
 
-use super::{Board, EMPTY, FitSums, REACH_BITS, REACH_STEPS};
-use crate::engine::patterns::{BLOCKED, OWN, POW3, THREATS, Threat};
+use super::shapes::{REACH, Reached};
+use super::{Board, EMPTY, FitSums};
+use crate::engine::patterns::{THREATS, Threat};
 
 /// One stone placed or removed, and the board's sums before it.
 #[derive(Clone, Copy, Debug)]
@@ -142,10 +143,13 @@ impl Board {
         while reach != 0 {
             let bit = reach.trailing_zeros() as usize;
             reach &= reach - 1;
-            let (axis, p) = (bit / REACH_BITS, bit % REACH_BITS);
-            let j = i.wrapping_add_signed(REACH_STEPS[bit]);
-            let own = (POW3[p] * OWN) as u32;
-            let blocked = (POW3[p] * BLOCKED) as u32;
+            let Reached {
+                step,
+                axis,
+                own,
+                blocked,
+            } = REACH[bit];
+            let j = i.wrapping_add_signed(step);
             let key = &mut self.keys[j];
             if add {
                 key[ci][axis] += own;
