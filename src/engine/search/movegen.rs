@@ -371,6 +371,73 @@ mod tests {
         s
     }
 
+    /// Scoring late gives the scores scoring at once gave: the answers a node keeps when it
+    /// must block a four or stop a three, and every candidate of a free node, in Gomoku with
+    /// the fitted ordering, in Renju and in Pente with the hand-made one.
+    #[test]
+    fn moves_scored_late_are_scored_as_before() {
+        let positions = [
+            ("gomoku", "H8 J9 G7 K8 F10 G9"),
+            // Black's open three: white must stop it.
+            ("gomoku", "H8 A1 J8 A15 K8"),
+            // Black's open four: white must block (and loses).
+            ("gomoku", "H8 A1 J8 A15 K8 B1 L8"),
+            ("renju opening=none", "H8 J9 G7 K8 F10 G9"),
+            ("pente opening=none", "K10 L11 N10 L12 M9"),
+        ];
+        let pairs = |v: &[Cand]| v.iter().map(|c| (c.cell, c.score)).collect::<Vec<_>>();
+        // Positions with blocks to play, and with a three to stop.
+        let (mut blocks, mut stops) = (0, 0);
+        for (spec, moves) in positions {
+            let g = game(spec, moves);
+            let mut tt = Table::new(12);
+            let s = Search::threats(
+                &mut tt,
+                level(5).for_rules(g.rules()),
+                &g,
+                node_budget(1_000),
+                Instant::now(),
+            )
+            .expect("search");
+            let me = g.to_move();
+            let (eager, tac) = s.generate_unsorted(me);
+            let (mut lazy, _, scored) = s.generate_unscored(me);
+            assert!(
+                !scored,
+                "{moves}: stones on the board, so nothing scored yet"
+            );
+            let (forced, late) = (
+                s.forced_moves(me, &eager, &tac, true),
+                s.forced_moves(me, &lazy, &tac, false),
+            );
+            assert_eq!(forced.is_some(), s.must_answer(me, &tac), "{moves}");
+            blocks += usize::from(forced.as_ref().is_some_and(|v| !v.is_empty()));
+            assert_eq!(
+                forced.map(|v| pairs(&v)),
+                late.map(|v| pairs(&v)),
+                "{moves}"
+            );
+            let (defences, late) = (
+                s.defences(me, &eager, &tac, true),
+                s.defences(me, &lazy, &tac, false),
+            );
+            stops += usize::from(defences.is_some());
+            assert_eq!(
+                defences.map(|v| pairs(&v)),
+                late.map(|v| pairs(&v)),
+                "{moves}"
+            );
+            assert_ne!(
+                pairs(&eager),
+                pairs(&lazy),
+                "{moves}: the ordering scores something"
+            );
+            s.score_moves(me, &mut lazy);
+            assert_eq!(pairs(&eager), pairs(&lazy), "{spec} {moves}");
+        }
+        assert!(blocks > 0 && stops > 0, "blocks {blocks}, stops {stops}");
+    }
+
     /// Levels 5 and 6 order Gomoku's candidates with the corrections fitted to Rapfi's moves
     /// (the same candidates, scored otherwise); levels 1-4 and the games the fit was not
     /// made for (Renju, Pente) keep the hand-made scores.
