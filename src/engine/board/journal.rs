@@ -9,7 +9,6 @@
 //! them in the reverse order; only the keys (a subtraction each) and the stones near each
 //! point are reworked.
 
-use super::shapes::{REACH, Reached};
 use super::{Board, EMPTY, FitSums};
 use crate::engine::patterns::{THREATS, Threat};
 
@@ -132,32 +131,6 @@ impl Board {
         self.threat_count = op.threat_count;
         if let Some(f) = self.fit.as_deref_mut() {
             f.sums = op.fit_sums;
-        }
-    }
-
-    /// A stone of `colour` came to (`add`) or left cell `i`: the neighbourhood keys of the points
-    /// within reach of it, alone (see `update_shapes` for what they change).
-    fn shift_keys(&mut self, i: usize, colour: u8, add: bool) {
-        let ci = usize::from(colour - 1);
-        let mut reach = self.reach[i];
-        while reach != 0 {
-            let bit = reach.trailing_zeros() as usize;
-            reach &= reach - 1;
-            let Reached {
-                step,
-                axis,
-                own,
-                blocked,
-            } = REACH[bit];
-            let j = i.wrapping_add_signed(step);
-            let key = &mut self.keys[j];
-            if add {
-                key[ci][axis] += own;
-                key[1 - ci][axis] += blocked;
-            } else {
-                key[ci][axis] -= own;
-                key[1 - ci][axis] -= blocked;
-            }
         }
     }
 }

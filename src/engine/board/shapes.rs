@@ -23,18 +23,18 @@ const fn reach_offset(p: usize) -> isize {
 
 /// What a stone at position `p` of a point's neighbourhood on one axis is to that point.
 #[derive(Clone, Copy)]
-pub(super) struct Reached {
+struct Reached {
     /// The step from the stone's cell to the point.
-    pub(super) step: isize,
-    pub(super) axis: usize,
+    step: isize,
+    axis: usize,
     /// What the stone adds to the point's key for its own colour, and for the other colour.
-    pub(super) own: u32,
-    pub(super) blocked: u32,
+    own: u32,
+    blocked: u32,
 }
 
 /// [`Reached`] by reach bit (`axis * REACH_BITS + p`): read once instead of worked out at each
 /// of the forty-odd points a stone reaches, when it is placed and when it is taken back.
-pub(super) const REACH: [Reached; 64] = {
+const REACH: [Reached; 64] = {
     let mut reach = [Reached {
         step: 0,
         axis: 0,
@@ -142,12 +142,10 @@ impl Board {
         }
     }
 
-    /// A stone of `colour` came to (`add`) or left cell `i`: updates the neighbourhood keys of
-    /// the points whose lines pass within reach of it, and the shapes that changed.
-    pub(super) fn update_shapes(&mut self, i: usize, colour: u8, add: bool) {
+    /// A stone of `colour` came to (`add`) or left cell `i`: the neighbourhood keys of the points
+    /// within reach of it, alone (what they change is `update_shapes`'s, or the journal's).
+    pub(super) fn shift_keys(&mut self, i: usize, colour: u8, add: bool) {
         let ci = usize::from(colour - 1);
-        // The on-board points within reach, one bit per (axis, offset): walking the set bits
-        // skips the border and the points beyond the edge without testing each.
         let mut reach = self.reach[i];
         while reach != 0 {
             let bit = reach.trailing_zeros() as usize;
@@ -159,8 +157,7 @@ impl Board {
                 own,
                 blocked,
             } = REACH[bit];
-            let j = i.wrapping_add_signed(step);
-            let key = &mut self.keys[j];
+            let key = &mut self.keys[i.wrapping_add_signed(step)];
             if add {
                 key[ci][axis] += own;
                 key[1 - ci][axis] += blocked;
@@ -168,7 +165,23 @@ impl Board {
                 key[ci][axis] -= own;
                 key[1 - ci][axis] -= blocked;
             }
+        }
+    }
+
+    /// A stone of `colour` came to (`add`) or left cell `i`: updates the neighbourhood keys of
+    /// the points whose lines pass within reach of it, and the shapes that changed.
+    pub(super) fn update_shapes(&mut self, i: usize, colour: u8, add: bool) {
+        // The on-board points within reach, one bit per (axis, offset): walking the set bits
+        // skips the border and the points beyond the edge without testing each.
+        let mut reach = self.reach[i];
+        self.shift_keys(i, colour, add);
+        while reach != 0 {
+            let bit = reach.trailing_zeros() as usize;
+            reach &= reach - 1;
+            let Reached { step, axis, .. } = REACH[bit];
+            let j = i.wrapping_add_signed(step);
             if self.cells[j] == EMPTY {
+                let key = &self.keys[j];
                 let keys = [key[0][axis] as usize, key[1][axis] as usize];
                 // With line codes a point's fitted value changes with its free windows too.
                 // A code holds the shape, so one lookup tells both: an unchanged code is an
@@ -250,7 +263,9 @@ impl Board {
 
     /// The threat and hand-made value of cell `j` for colour index `k`, from the set index of
     /// its shapes (`None` when occupied).
-    #[inline]
+    // Always: the compiler's choice varied with unrelated edits, and a call here cost up
+    // to a twentieth of all the search's instructions (valgrind's count).
+    #[inline(always)]
     fn update_hand(&mut self, j: usize, k: usize, set: Option<usize>) {
         let (t, v) = set.map_or((Threat::Quiet, 0), |set| self.combine[k][set]);
         let old = self.threats[j][k];
@@ -265,7 +280,9 @@ impl Board {
 
     /// The fitted values of cell `j` for colour index `k` (on a board with a fit), from the set
     /// index of its shapes (`None` when occupied) and its line codes.
-    #[inline]
+    // Always: the compiler's choice varied with unrelated edits, and a call here cost up
+    // to a twentieth of all the search's instructions (valgrind's count).
+    #[inline(always)]
     fn update_fit(&mut self, j: usize, k: usize, set: Option<usize>) {
         if let Some(f) = self.fit.as_deref_mut() {
             let roles = if let Some(set) = set {

@@ -8,7 +8,7 @@
 //! (read, not copied) searches only the answers there, as at a node that must stop an open
 //! three.
 
-use super::movegen::{makes_a_four, order};
+use super::movegen::makes_a_four;
 use super::{Cand, Search};
 use crate::engine::patterns::Threat;
 use crate::rules::Action;
@@ -86,11 +86,7 @@ impl Search<'_> {
         if !answered_any {
             return None;
         }
-        if !scored {
-            self.score_moves(me, &mut keep);
-        }
-        keep.sort_unstable_by_key(order);
-        Some(keep)
+        Some(self.ordered(me, keep, scored))
     }
 }
 

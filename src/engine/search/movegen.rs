@@ -212,7 +212,7 @@ impl Search<'_> {
         if tac.opp_wins.is_empty() && !pending_against_me {
             return None;
         }
-        let mut forced: Vec<Cand> = cands
+        let forced: Vec<Cand> = cands
             .iter()
             .copied()
             .filter(|c| {
@@ -220,11 +220,17 @@ impl Search<'_> {
                     || (!pending_against_me && tac.opp_wins.contains(&c.cell))
             })
             .collect();
+        Some(self.ordered(me, forced, scored))
+    }
+
+    /// `moves` given the ordering's score (unless `scored` already, see
+    /// [`Search::score_moves`]) and sorted in [`order`].
+    pub(super) fn ordered(&self, me: u8, mut moves: Vec<Cand>, scored: bool) -> Vec<Cand> {
         if !scored {
-            self.score_moves(me, &mut forced);
+            self.score_moves(me, &mut moves);
         }
-        forced.sort_unstable_by_key(order);
-        Some(forced)
+        moves.sort_unstable_by_key(order);
+        moves
     }
 
     /// When the opponent threatens to make an open four (or two fours) next move and nothing
@@ -264,10 +270,7 @@ impl Search<'_> {
             let more = self.capture_answers(opp, &known);
             keep.extend(cands.iter().copied().filter(|c| more.contains(&c.cell)));
         }
-        if !scored {
-            self.score_moves(me, &mut keep);
-        }
-        keep.sort_unstable_by_key(order);
+        let keep = self.ordered(me, keep, scored);
         (!keep.is_empty()).then_some(keep)
     }
 
