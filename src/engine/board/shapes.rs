@@ -150,7 +150,7 @@ impl Board {
         while reach != 0 {
             let bit = reach.trailing_zeros() as usize;
             reach &= reach - 1;
-            // `i` is in `j`'s neighbourhood on this axis.
+            // The point `step` away holds `i` in its neighbourhood on this axis.
             let Reached {
                 step,
                 axis,
