@@ -183,14 +183,18 @@ impl Search<'_> {
     }
 
     /// Whether the side to move must answer at once: the other side wins next move, or an
-    /// extra-time row stands against it ([`Search::forced_moves`] is `None` exactly when not).
+    /// extra-time row stands against it ([`Search::forced_moves`] is `None` exactly when not,
+    /// as it asks this).
     pub(super) fn must_answer(&self, me: u8, tac: &Tactics) -> bool {
-        !tac.opp_wins.is_empty()
-            || self
-                .b
-                .game
-                .threatened_line()
-                .is_some_and(|l| l.colour != me)
+        !tac.opp_wins.is_empty() || self.pending_against(me)
+    }
+
+    /// Whether an extra-time row of the other side stands against `me`.
+    fn pending_against(&self, me: u8) -> bool {
+        self.b
+            .game
+            .threatened_line()
+            .is_some_and(|l| l.colour != me)
     }
 
     /// The moves to search when something must be answered: blocks of an immediate win,
@@ -204,14 +208,10 @@ impl Search<'_> {
         tac: &Tactics,
         scored: bool,
     ) -> Option<Vec<Cand>> {
-        let pending_against_me = self
-            .b
-            .game
-            .threatened_line()
-            .is_some_and(|l| l.colour != me);
-        if tac.opp_wins.is_empty() && !pending_against_me {
+        if !self.must_answer(me, tac) {
             return None;
         }
+        let pending_against_me = self.pending_against(me);
         let forced: Vec<Cand> = cands
             .iter()
             .copied()
