@@ -156,6 +156,10 @@ pub(crate) struct Board {
     combine: [&'static CombinedTable; 2],
     /// Per cell, colour and axis: the neighbourhood's index in the shape table.
     keys: Vec<[[u32; 4]; 2]>,
+    /// Whether the keys leave out the two ends of each neighbourhood (five points away),
+    /// which no table this board reads looks at (`shapes::ends_ignored`): both colours'
+    /// longer rows win.
+    ends_free: bool,
     /// Per cell: the on-board points whose neighbourhoods hold it, as bits `axis *
     /// REACH_BITS + p` (the cell is at position `p` of that point's neighbourhood).
     reach: Vec<u64>,
@@ -239,6 +243,7 @@ impl Board {
                 patterns::combined_table(false),
             ],
             keys: vec![[[0; 4]; 2]; CELLS],
+            ends_free: (0..2).all(|k| shapes::ends_ignored(line, !overline[k])),
             reach: vec![0; CELLS],
             shapes: vec![[[0; 4]; 2]; CELLS],
             threats: vec![[Threat::Quiet; 2]; CELLS],
