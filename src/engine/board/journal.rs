@@ -9,7 +9,7 @@
 //! them in the reverse order; only the keys (a subtraction each) and the stones near each
 //! point are reworked.
 
-use super::{Board, EMPTY, FitSums};
+use super::{Board, CELL_WORDS, EMPTY, FitSums};
 use crate::engine::patterns::{THREATS, Threat};
 
 /// One stone placed or removed, and the board's sums before it.
@@ -27,6 +27,9 @@ pub(super) struct Op {
     shape_sum: [i32; 2],
     threat_count: [[u16; THREATS]; 2],
     fit_sums: [[i32; 2]; 2],
+    /// The frontier before the stone: taking it back restores it instead of working out
+    /// which of the twenty-five cells around the stone still have a stone near.
+    frontier: [u64; CELL_WORDS],
 }
 
 /// A point's summary for one colour as it was before a stone changed it.
@@ -58,6 +61,7 @@ impl Board {
             shape_sum: self.shape_sum,
             threat_count: self.threat_count,
             fit_sums: self.fit.as_deref().map_or([[0; 2]; 2], |f| f.sums),
+            frontier: self.frontier,
         });
     }
 
@@ -111,7 +115,8 @@ impl Board {
             self.cells[i] = op.colour;
             self.stones[w] |= 1 << b;
         }
-        self.update_near(i, !op.add);
+        self.count_near(i, !op.add);
+        self.frontier = op.frontier;
         while self.saved.len() > op.from as usize {
             let Some(s) = self.saved.pop() else {
                 break;

@@ -40,23 +40,11 @@ impl Board {
     /// row (a border cell of the row next to it, or the spare byte before the array): those
     /// are never on the board, so their counts are never read.
     pub(super) fn update_near(&mut self, i: usize, add: bool) {
-        /// One in each of the five low bytes.
-        const FIVE: u64 = 0x01_0101_0101;
         let row = i / STRIDE;
         for r in row.saturating_sub(2)..=(row + 2).min(STRIDE - 1) {
-            // The square's first cell in this row, in `near`'s indices (cell + 1).
-            let at = (r * STRIDE + i % STRIDE + 1).wrapping_sub(2);
-            let Some(bytes) = self.near.get(at..at + 8) else {
+            let Some((at, counts)) = self.count_row(i, r, add) else {
                 continue;
             };
-            let mut word = [0; 8];
-            word.copy_from_slice(bytes);
-            let counts = if add {
-                u64::from_le_bytes(word).wrapping_add(FIVE)
-            } else {
-                u64::from_le_bytes(word).wrapping_sub(FIVE)
-            };
-            self.near[at..at + 8].copy_from_slice(&counts.to_le_bytes());
             // The border rows hold no board cell, and so no frontier.
             if r == 0 || r == STRIDE - 1 {
                 continue;
@@ -74,5 +62,34 @@ impl Board {
             let open = window(&self.board_bits, first) & !window(&self.stones, first);
             set_window(&mut self.frontier, first, open & near);
         }
+    }
+
+    /// The counts alone of [`Board::update_near`], for a stone taken back whose frontier the
+    /// journal restores.
+    pub(super) fn count_near(&mut self, i: usize, add: bool) {
+        let row = i / STRIDE;
+        for r in row.saturating_sub(2)..=(row + 2).min(STRIDE - 1) {
+            self.count_row(i, r, add);
+        }
+    }
+
+    /// Adds one to (`add`) or takes one from the counts of the five cells of row `r` around
+    /// cell `i`'s column; returns where they start in `near` and the word they are now.
+    #[inline(always)]
+    fn count_row(&mut self, i: usize, r: usize, add: bool) -> Option<(usize, u64)> {
+        /// One in each of the five low bytes.
+        const FIVE: u64 = 0x01_0101_0101;
+        // The square's first cell in this row, in `near`'s indices (cell + 1).
+        let at = (r * STRIDE + i % STRIDE + 1).wrapping_sub(2);
+        let bytes = self.near.get_mut(at..at + 8)?;
+        let mut word = [0; 8];
+        word.copy_from_slice(bytes);
+        let counts = if add {
+            u64::from_le_bytes(word).wrapping_add(FIVE)
+        } else {
+            u64::from_le_bytes(word).wrapping_sub(FIVE)
+        };
+        bytes.copy_from_slice(&counts.to_le_bytes());
+        Some((at, counts))
     }
 }
