@@ -68,6 +68,9 @@ impl Search<'_> {
         // core), but a point where white makes five stays in `opp_wins`: black cannot block
         // there, which is how white wins through a forbidden point.
         let renju_black = me == 1 && b.game.rules().is_renju();
+        // Whether some point makes a row for each side (the shapes' count says so, as in
+        // `win_cells`): most nodes have none, and skip the test at every candidate.
+        let fives = [me, opp].map(|c| b.threats_at_least(c, Threat::Five) > 0);
         for i in b.frontier() {
             if !self.legal_cell(i, check) {
                 continue;
@@ -76,18 +79,18 @@ impl Search<'_> {
                 && b.point(i)
                     .is_some_and(|p| !b.game.is_legal(crate::rules::Action::Place(p)))
             {
-                if b.line_threat_at(i, opp) && b.makes_line(i, opp) {
+                if fives[1] && b.line_threat_at(i, opp) && b.makes_line(i, opp) {
                     tac.opp_wins.push(i as u16);
                     tac.opp_wins_forbidden += 1;
                 }
                 continue;
             }
             let mut score = 0;
-            if b.line_threat_at(i, me) && b.makes_line(i, me) {
+            if fives[0] && b.line_threat_at(i, me) && b.makes_line(i, me) {
                 tac.my_wins.push(i as u16);
                 score += 10 * WIN_MIN;
             }
-            if b.line_threat_at(i, opp) && b.makes_line(i, opp) {
+            if fives[1] && b.line_threat_at(i, opp) && b.makes_line(i, opp) {
                 tac.opp_wins.push(i as u16);
                 score += 5 * WIN_MIN;
             }
