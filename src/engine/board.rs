@@ -547,14 +547,19 @@ impl Board {
     /// Whether `colour` playing the empty cell `i` makes a winning row on some line (its
     /// shapes say so; [`Board::makes_line`] reads the stones).
     pub(crate) fn line_threat_at(&self, i: usize, colour: u8) -> bool {
-        self.shapes[i][usize::from(colour - 1)].contains(&patterns::FIVE)
+        at_least(self.shapes[i][usize::from(colour - 1)], patterns::FIVE) != 0
     }
 
     /// Whether `colour` playing the empty cell `i` makes a four (or an open four) on some line.
     pub(crate) fn makes_four(&self, i: usize, colour: u8) -> bool {
-        self.shapes[i][usize::from(colour - 1)]
-            .iter()
-            .any(|&s| s == patterns::FOUR || s == patterns::OPEN_FOUR)
+        let shapes = self.shapes[i][usize::from(colour - 1)];
+        at_least(shapes, patterns::FOUR) & !at_least(shapes, patterns::FIVE) != 0
+    }
+
+    /// Whether `colour` playing the empty cell `i` makes at least a four (a five included) on
+    /// some line.
+    pub(crate) fn makes_a_four(&self, i: usize, colour: u8) -> bool {
+        at_least(self.shapes[i][usize::from(colour - 1)], patterns::FOUR) != 0
     }
 
     /// Pattern gain of `colour` playing the empty cell `i`, counting its windows still free of
@@ -565,6 +570,16 @@ impl Board {
             .map(|&k| self.window_sums.gain[k as usize])
             .sum()
     }
+}
+
+/// The high bit of each byte of four shapes (one per axis) that is at least `shape`: the
+/// four compared at once, as one word (these tests run at every candidate of every node).
+/// A shape is at most [`patterns::FIVE`] (7), so adding `0x80 - shape` to a byte sets its high
+/// bit exactly when it is at least `shape`, and never carries into the next byte.
+#[inline]
+fn at_least(shapes: [u8; 4], shape: u8) -> u32 {
+    debug_assert!(shapes.iter().all(|&s| s <= patterns::FIVE) && (1..=8).contains(&shape));
+    (u32::from_le_bytes(shapes) + u32::from(0x80 - shape) * 0x0101_0101) & 0x8080_8080
 }
 
 /// `v` times `pct` percent, saturating (the evaluation's weights, `Style::balance` and the

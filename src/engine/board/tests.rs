@@ -442,3 +442,67 @@ fn a_fit_comes_only_to_a_board_with_nothing_to_take_back() {
     );
     assert!(played.fit.is_none());
 }
+
+#[test]
+fn shapes_compared_as_one_word_agree_with_one_at_a_time() {
+    let mut b = Board::new(&Game::new(RuleSet::from_spec("gomoku").expect("spec")));
+    for set in 0..8u32.pow(4) {
+        let shapes = [0, 1, 2, 3].map(|a| (set >> (3 * a) & 7) as u8);
+        for shape in 1..=patterns::FIVE {
+            let want = shapes.iter().any(|&s| s >= shape);
+            assert_eq!(at_least(shapes, shape) != 0, want, "{shapes:?} {shape}");
+        }
+        b.shapes[0][0] = shapes;
+        assert_eq!(b.line_threat_at(0, 1), shapes.contains(&patterns::FIVE));
+        assert_eq!(
+            b.makes_four(0, 1),
+            shapes.contains(&patterns::FOUR) || shapes.contains(&patterns::OPEN_FOUR)
+        );
+        assert_eq!(
+            b.makes_a_four(0, 1),
+            shapes.iter().any(|&s| s >= patterns::FOUR)
+        );
+    }
+}
+
+#[test]
+fn the_ends_are_left_out_only_where_no_table_reads_them() {
+    // A row of five through a point reaches four points each way where overlines win; where
+    // they do not, a sixth stone five points away decides.
+    assert!(shapes::ends_ignored(5, false));
+    assert!(!shapes::ends_ignored(5, true));
+    assert!(shapes::ends_ignored(4, false));
+    let free =
+        |spec: &str| Board::new(&Game::new(RuleSet::from_spec(spec).expect("spec"))).ends_free;
+    assert!(free("gomoku"));
+    assert!(free("pente"));
+    assert!(!free("gomoku-standard"));
+    assert!(!free("renju opening=none"), "black's overline does not win");
+    // Both ways give the same shapes, threats and values along a game, and the same sums.
+    let rules = RuleSet::from_spec("gomoku").expect("spec");
+    let mut kept = Board::new(&Game::new(rules));
+    kept.ends_free = false;
+    kept.init_keys();
+    kept.init_reach();
+    let mut free = Board::new(&Game::new(rules));
+    let moves = "H8 J9 G7 K8 F10 G9 F6 E5 H10 J11 L7 H9 G10 K10 F11 M6 E12 D13 L9 M10";
+    for (k, name) in moves.split(' ').enumerate() {
+        let p = Point::parse(name, 15).expect("point");
+        for b in [&mut kept, &mut free] {
+            b.apply(Action::Place(p)).expect("legal");
+            if k % 3 == 2 {
+                b.undo();
+                b.apply(Action::Place(p)).expect("legal");
+            }
+        }
+        assert_ne!(
+            kept.keys, free.keys,
+            "the ends are in one board's keys only"
+        );
+        assert_eq!(kept.shapes, free.shapes);
+        assert_eq!(kept.threats, free.threats);
+        assert_eq!(kept.values, free.values);
+        assert_eq!(kept.sums(), free.sums());
+        assert_eq!(kept.fours, free.fours);
+    }
+}

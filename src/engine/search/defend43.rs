@@ -8,7 +8,6 @@
 //! (read, not copied) searches only the answers there, as at a node that must stop an open
 //! three.
 
-use super::movegen::makes_a_four;
 use super::{Cand, Search};
 use crate::engine::patterns::Threat;
 use crate::rules::Action;
@@ -64,7 +63,7 @@ impl Search<'_> {
         let mut answered_any = false;
         for c in cands {
             let i = usize::from(c.cell);
-            if makes_a_four(&self.b, i, me) {
+            if self.b.makes_a_four(i, me) {
                 keep.push(*c);
                 continue;
             }

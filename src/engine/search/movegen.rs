@@ -2,15 +2,9 @@
 
 use super::eval::capture_value;
 use super::{Cand, Search, Tactics, WIN_MIN};
-use crate::engine::board::Board;
 use crate::engine::ordering::{corrections, fitted_score, last_stones, shape_score};
-use crate::engine::patterns::{FOUR, Threat};
+use crate::engine::patterns::Threat;
 use crate::rules::Point;
-
-/// Whether `colour` makes at least a four on some line by playing the empty cell `i`.
-pub(super) fn makes_a_four(b: &Board, i: usize, colour: u8) -> bool {
-    b.shapes_at(i, colour).iter().any(|&s| s >= FOUR)
-}
 
 /// The order of candidates: highest score first, ties in board order (the order the cells are
 /// visited in), a total order, so a partial sort picks the same first moves as a full one.
@@ -259,9 +253,7 @@ impl Search<'_> {
             .copied()
             .filter(|c| {
                 let i = usize::from(c.cell);
-                makes_a_four(b, i, opp)
-                    || makes_a_four(b, i, me)
-                    || tac.my_captures.contains(&c.cell)
+                b.makes_a_four(i, opp) || b.makes_a_four(i, me) || tac.my_captures.contains(&c.cell)
             })
             .collect();
         if b.captures != crate::rules::Captures::None && self.style.cap_answers {

@@ -16,7 +16,6 @@
 //! the moves that threaten to take a stone of the four the three would make: taking it would
 //! break the four.
 
-use super::movegen::makes_a_four;
 use super::*;
 use crate::engine::board::{AXES, WALL, step};
 use crate::engine::patterns::{FOUR, Threat};
@@ -202,7 +201,7 @@ impl Search<'_> {
                 continue;
             }
             let key = threat_rank(t) * 10_000 + b.value_at(i, attacker);
-            if makes_a_four(b, i, attacker) {
+            if b.makes_a_four(i, attacker) {
                 fours.push((key, i as u16));
             } else {
                 threes.push((key, i as u16));
@@ -469,7 +468,7 @@ impl Search<'_> {
             three = true;
             let b = &self.b;
             b.frontier()
-                .filter(|&i| makes_a_four(b, i, attacker) || makes_a_four(b, i, defender))
+                .filter(|&i| b.makes_a_four(i, attacker) || b.makes_a_four(i, defender))
                 .map(|i| i as u16)
                 .collect()
         } else {

@@ -105,7 +105,7 @@ fn a_threat_to_take_a_stone_of_the_four_answers_a_three() {
     let s = super::super::Search::threats(&mut tt, style, &g, limits(), std::time::Instant::now())
         .expect("a position in play");
     let blocks: Vec<u16> = (s.b.frontier())
-        .filter(|&i| super::makes_a_four(&s.b, i, 1))
+        .filter(|&i| s.b.makes_a_four(i, 1))
         .map(|i| i as u16)
         .collect();
     let name = |c: &u16| s.b.point(usize::from(*c)).expect("on board").to_string();
@@ -131,7 +131,7 @@ fn a_threat_to_take_a_stone_of_the_four_answers_a_three() {
         super::super::Search::threats(&mut tt, style, &free, limits(), std::time::Instant::now())
             .expect("a position in play");
     let blocks: Vec<u16> = (s.b.frontier())
-        .filter(|&i| super::makes_a_four(&s.b, i, 1))
+        .filter(|&i| s.b.makes_a_four(i, 1))
         .map(|i| i as u16)
         .collect();
     assert_eq!(blocks.len(), 4);
