@@ -6,27 +6,23 @@ use super::{Game, Removed};
 use crate::rules::ruleset::{Captures, SelfCapture};
 
 /// Stones claimed by a move before they are removed: `(cell, claimant)`.
+///
+/// A growing list that allocates only at the first claim: most moves claim nothing, and the
+/// engine plays millions of them (a fixed array of room for the most a move can claim, 33,
+/// cost a hundred instructions a move to clear).
 pub(super) struct Claims {
-    items: [(u16, u8); 48],
-    len: usize,
+    items: Vec<(u16, u8)>,
 }
 
 impl Claims {
     pub(super) fn new() -> Self {
-        Claims {
-            items: [(0, 0); 48],
-            len: 0,
-        }
+        Claims { items: Vec::new() }
     }
     pub(super) fn push(&mut self, cell: usize, claimant: u8) {
-        // 33 is the most a single move can claim; the array has room to spare.
-        if self.len < self.items.len() {
-            self.items[self.len] = (cell as u16, claimant);
-            self.len += 1;
-        }
+        self.items.push((cell as u16, claimant));
     }
     pub(super) fn as_slice(&self) -> &[(u16, u8)] {
-        &self.items[..self.len]
+        &self.items
     }
 }
 
