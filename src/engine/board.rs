@@ -562,6 +562,46 @@ impl Board {
         at_least(self.shapes[i][usize::from(colour - 1)], patterns::FOUR) != 0
     }
 
+    /// The empty cells where `a` or `b` makes at least a four on some line, in cell order.
+    ///
+    /// Every such cell is within two of a stone, in the frontier; the walk stops once it has
+    /// seen as many as the threat counts say there are (a four is a four, a four-three, an
+    /// open four or a five among the threats). Renju's black has points the counts call quiet
+    /// (its forbidden double fours) whose shapes hold fours, so there it walks the frontier
+    /// to the end.
+    pub(crate) fn four_cells(&self, a: u8, b: u8) -> Vec<u16> {
+        let counted = |colour: u8| {
+            let k = usize::from(colour - 1);
+            let exact = !(colour == 1 && self.game.rules().is_renju());
+            let t = &self.threat_count[k];
+            exact.then(|| {
+                usize::from(t[Threat::Four as usize])
+                    + usize::from(t[Threat::FourThree as usize])
+                    + usize::from(t[Threat::OpenFour as usize])
+                    + usize::from(t[Threat::Five as usize])
+            })
+        };
+        let (mut left_a, mut left_b) = (counted(a), counted(b));
+        let mut cells = Vec::with_capacity(left_a.unwrap_or(8) + left_b.unwrap_or(8));
+        for i in self.frontier() {
+            if left_a == Some(0) && left_b == Some(0) {
+                break;
+            }
+            let (fa, fb) = (self.makes_a_four(i, a), self.makes_a_four(i, b));
+            if fa || fb {
+                cells.push(i as u16);
+            }
+            // Saturating: the counts are exact, and a miscount must not wrap.
+            if fa && let Some(n) = left_a.as_mut() {
+                *n = n.saturating_sub(1);
+            }
+            if fb && let Some(n) = left_b.as_mut() {
+                *n = n.saturating_sub(1);
+            }
+        }
+        cells
+    }
+
     /// Pattern gain of `colour` playing the empty cell `i`, counting its windows still free of
     /// the other colour.
     pub(crate) fn gain_at(&self, i: usize, colour: u8) -> i32 {

@@ -241,6 +241,14 @@ proptest::proptest! {
                 .collect();
             proptest::prop_assert_eq!(b.capture_moves(colour), scanned);
         }
+        for (x, y) in [(1, 2), (2, 1), (1, 1), (2, 2)] {
+            let walked: Vec<u16> = b
+                .frontier()
+                .filter(|&i| b.makes_a_four(i, x) || b.makes_a_four(i, y))
+                .map(|i| i as u16)
+                .collect();
+            proptest::prop_assert_eq!(b.four_cells(x, y), walked);
+        }
         proptest::prop_assert_eq!(&fresh.keys, &b.keys);
         proptest::prop_assert_eq!(&fresh.shapes, &b.shapes);
         proptest::prop_assert_eq!(&fresh.threats, &b.threats);

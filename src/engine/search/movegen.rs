@@ -294,15 +294,24 @@ impl Search<'_> {
     /// Empty cells near the stones where `colour` would win on the spot, in cell order.
     pub(super) fn win_cells(&self, colour: u8) -> Vec<u16> {
         let b = &self.b;
-        let mut wins: Vec<u16> = if b.threats_at_least(colour, Threat::Five) == 0 {
-            // No point makes a row (the shapes say so, see `Board::line_threat_at`).
-            Vec::new()
-        } else {
-            b.frontier()
-                .filter(|&i| b.line_threat_at(i, colour) && b.makes_line(i, colour))
-                .map(|i| i as u16)
-                .collect()
-        };
+        // How many points make a row by their shapes (see `Board::line_threat_at`): every
+        // such point is next to a stone, so the walk over the frontier stops at the last.
+        let rows = usize::from(b.threats_at_least(colour, Threat::Five));
+        let mut wins: Vec<u16> = Vec::with_capacity(rows);
+        if rows > 0 {
+            let mut seen = 0;
+            for i in b.frontier() {
+                if b.line_threat_at(i, colour) {
+                    if b.makes_line(i, colour) {
+                        wins.push(i as u16);
+                    }
+                    seen += 1;
+                    if seen == rows {
+                        break;
+                    }
+                }
+            }
+        }
         if b.capture_win > 0 && b.captures != crate::rules::Captures::None {
             let (have, goal) = (u32::from(b.captured(colour)), u32::from(b.capture_win));
             if have >= goal {

@@ -466,11 +466,7 @@ impl Search<'_> {
             fives
         } else if self.b.threats_at_least(attacker, Threat::OpenFour) > 0 {
             three = true;
-            let b = &self.b;
-            b.frontier()
-                .filter(|&i| b.makes_a_four(i, attacker) || b.makes_a_four(i, defender))
-                .map(|i| i as u16)
-                .collect()
+            self.b.four_cells(attacker, defender)
         } else {
             // The attacker's move threatened nothing that must be answered.
             return false;
