@@ -7,8 +7,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use gomoku_bot::engine::{Engine, Level, Limits};
-use gomoku_bot::rules::{Game, RuleSet};
+use gomoku_core::engine::{Engine, Level, Limits};
+use gomoku_core::rules::{Game, RuleSet};
 
 /// Nodes searched per measured iteration.
 const NODES: u64 = 20_000;
