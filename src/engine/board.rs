@@ -7,7 +7,7 @@
 //! extra time): [`Board::apply`] plays through [`Game::apply`] and mirrors its report, so the
 //! engine never has to re-implement a rule to stay correct, only to look ahead quickly.
 
-use super::fitted::Fitted;
+use super::fitted::{Fitted, SetRecord};
 use super::lines::{self, CodeTable};
 use super::patterns::{self, CombinedTable, ShapeTable, THREATS, Threat};
 use super::windows::{self, WindowTable};
@@ -138,6 +138,8 @@ struct FitSums {
     codes: Vec<[[u8; 4]; 2]>,
     /// Each colour's table of line codes, when the fit values them.
     code_tables: Option<[&'static CodeTable; 2]>,
+    /// The fit's records by set of shapes (`Fitted::records`).
+    records: &'static [SetRecord],
 }
 
 /// The engine's board: see the module documentation.
@@ -420,6 +422,7 @@ impl Board {
                 .lines
                 .is_some()
                 .then(|| [0, 1].map(|k| lines::code_table(self.line, !self.overline[k]))),
+            records: fit.records(),
         }));
         for k in 0..self.on_board.len() {
             let j = usize::from(self.on_board[k]);

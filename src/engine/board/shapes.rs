@@ -6,6 +6,7 @@
 use std::sync::OnceLock;
 
 use super::{AXES, Board, CELLS, EMPTY, STRIDE, WALL};
+use crate::engine::fitted::SetRecord;
 use crate::engine::patterns::{self, BLOCKED, HALF, LINE_KINDS, OWN, POW3, Threat};
 use crate::engine::{lines, windows};
 
@@ -302,6 +303,18 @@ impl Board {
     #[inline]
     fn update_colour_point(&mut self, j: usize, k: usize) {
         let set = (self.cells[j] == EMPTY).then(|| patterns::set_index(self.shapes[j][k]));
+        if let Some(f) = self.fit.as_deref_mut()
+            && f.code_tables.is_none()
+        {
+            // A fit without line codes: the threat and every value from one record.
+            let r = set.map_or(SetRecord::EMPTY, |set| f.records[set]);
+            for (role, &v) in r.roles.iter().enumerate() {
+                f.sums[role][k] += v - f.values[j][k][role];
+            }
+            f.values[j][k] = r.roles;
+            self.set_hand(j, k, r.threat, r.hand);
+            return;
+        }
         self.update_hand(j, k, set);
         self.update_fit(j, k, set);
     }
@@ -313,6 +326,12 @@ impl Board {
     #[inline(always)]
     fn update_hand(&mut self, j: usize, k: usize, set: Option<usize>) {
         let (t, v) = set.map_or((Threat::Quiet, 0), |set| self.combine[k][set]);
+        self.set_hand(j, k, t, v);
+    }
+
+    /// Cell `j`'s threat and hand-made value for colour index `k` are now `t` and `v`.
+    #[inline(always)]
+    fn set_hand(&mut self, j: usize, k: usize, t: Threat, v: i32) {
         let old = self.threats[j][k];
         if old != t {
             self.threat_count[k][old as usize] -= 1;

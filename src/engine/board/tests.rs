@@ -259,10 +259,12 @@ proptest::proptest! {
     }
 }
 
-/// A fit whose values differ from the hand-made ones and from each other everywhere.
-fn odd_fit() -> &'static Fitted {
-    static T: std::sync::OnceLock<Fitted> = std::sync::OnceLock::new();
-    T.get_or_init(|| Fitted {
+/// A fit whose values differ from the hand-made ones and from each other everywhere, with
+/// values of line codes (which the board follows point by point) or without (where it reads
+/// each set's record, `Fitted::records`).
+fn odd_fit(lines: bool) -> &'static Fitted {
+    static T: [std::sync::OnceLock<Fitted>; 2] = [const { std::sync::OnceLock::new() }; 2];
+    T[usize::from(lines)].get_or_init(|| Fitted {
         mover: patterns::combined_table(false)
             .iter()
             .enumerate()
@@ -271,10 +273,13 @@ fn odd_fit() -> &'static Fitted {
         waiting: (0..4096).map(|k: i32| k % 13 - 4).collect(),
         weights: (32, 20),
         masks: Some((0..1024).map(|k: i32| k % 11 * 5).collect()),
-        lines: Some([
-            (0..48).map(|c: i32| c % 5 * 3 - 4).collect(),
-            (0..48).map(|c: i32| 7 - c % 9).collect(),
-        ]),
+        lines: lines.then(|| {
+            [
+                (0..48).map(|c: i32| c % 5 * 3 - 4).collect(),
+                (0..48).map(|c: i32| 7 - c % 9).collect(),
+            ]
+        }),
+        records: std::sync::OnceLock::new(),
     })
 }
 
@@ -331,10 +336,10 @@ fn a_fit_changes_the_evaluation_not_the_ordering_s_values_and_not_renju() {
     };
     assert_eq!(shapes(&hand, 1), None);
     assert_eq!(hand.situation(1), 0);
-    assert!(fit.use_fit(odd_fit()));
-    let sums = fitted_sums(&fit, odd_fit());
+    assert!(fit.use_fit(odd_fit(true)));
+    let sums = fitted_sums(&fit, odd_fit(true));
     assert_ne!(sums[0], hand.shape_sum);
-    let mask = |me: u8| odd_fit().masks.as_ref().expect("masks")[fit.threat_mask(me)];
+    let mask = |me: u8| odd_fit(true).masks.as_ref().expect("masks")[fit.threat_mask(me)];
     assert_eq!(
         shapes(&fit, 1),
         Some((sums[0][0] * 32 - sums[1][1] * 20) / 256 + mask(1))
@@ -352,7 +357,7 @@ fn a_fit_changes_the_evaluation_not_the_ordering_s_values_and_not_renju() {
     let mut renju = Board::new(&Game::new(
         RuleSet::from_spec("renju opening=none").expect("spec"),
     ));
-    assert!(!renju.use_fit(odd_fit()));
+    assert!(!renju.use_fit(odd_fit(true)));
     assert_eq!(shapes(&renju, 1), None);
 }
 
@@ -366,22 +371,23 @@ proptest::proptest! {
         spec in proptest::sample::select(&["gomoku", "pente", "gomoku-standard"][..]),
         choices in proptest::collection::vec(proptest::prelude::any::<u16>(), 0..60),
         undo_every in 2usize..6,
+        lines in proptest::prelude::any::<bool>(),
     ) {
         let rules = RuleSet::from_spec(spec).expect("spec");
         let mut b = Board::new(&Game::new(rules));
-        b.use_fit(odd_fit());
+        b.use_fit(odd_fit(lines));
         play_and_take_back(&mut b, &choices, undo_every);
         let fresh = Board::new(&b.game);
         let f = b.fit.as_deref().expect("a fit");
-        proptest::prop_assert_eq!(f.sums, fitted_sums(&b, odd_fit()));
+        proptest::prop_assert_eq!(f.sums, fitted_sums(&b, odd_fit(lines)));
         let mut fresh_fit = Board::new(&b.game);
-        fresh_fit.use_fit(odd_fit());
+        fresh_fit.use_fit(odd_fit(lines));
         let g = fresh_fit.fit.as_deref().expect("a fit");
         proptest::prop_assert_eq!(&f.values, &g.values);
         // An occupied point's codes are not kept (nothing reads them until it is empty again).
         for &i in &b.on_board {
             let i = usize::from(i);
-            if b.cells[i] == EMPTY {
+            if b.cells[i] == EMPTY && lines {
                 proptest::prop_assert_eq!(f.codes[i], g.codes[i]);
             }
         }
@@ -403,13 +409,14 @@ proptest::proptest! {
         opening in proptest::collection::vec(proptest::prelude::any::<u16>(), 0..12),
         choices in proptest::collection::vec(proptest::prelude::any::<u16>(), 1..60),
         with_fit in proptest::prelude::any::<bool>(),
+        lines in proptest::prelude::any::<bool>(),
     ) {
         let rules = RuleSet::from_spec(spec).expect("spec");
         let mut start = Board::new(&Game::new(rules));
         play(&mut start, &opening);
         let mut b = Board::new(&start.game);
         if with_fit {
-            b.use_fit(odd_fit());
+            b.use_fit(odd_fit(lines));
         }
         let before = b.clone();
         for _ in 0..play(&mut b, &choices) {
@@ -439,13 +446,13 @@ proptest::proptest! {
 #[test]
 fn a_fit_comes_only_to_a_board_with_nothing_to_take_back() {
     let mut b = Board::new(&gomoku("H8 J9"));
-    assert!(b.use_fit(odd_fit()), "a new board takes a fit");
+    assert!(b.use_fit(odd_fit(true)), "a new board takes a fit");
     let mut played = Board::new(&gomoku("H8 J9"));
     played
         .apply(Action::Place(Point::parse("K10", 15).expect("point")))
         .expect("legal");
     assert!(
-        !played.use_fit(odd_fit()),
+        !played.use_fit(odd_fit(true)),
         "its journal holds no fitted values"
     );
     assert!(played.fit.is_none());
