@@ -104,6 +104,9 @@ impl Search<'_> {
         let mut worsening = false;
         // Whether this free node will likely fail high (`style.fhr`).
         let mut likely_high = false;
+        // How many of `moves` the node searches while some move does not lose; the moves
+        // after it wait for a node whose moves so far all lose (`style.lost_wide`).
+        let mut limit = usize::MAX;
         let mut moves = match forced {
             Some(f) if !f.is_empty() => f,
             _ => match self
@@ -152,19 +155,30 @@ impl Search<'_> {
                         count = improving::fewer(count, self.style.improving);
                     }
                     let count = reduce::side_count(&self.style, ply, count);
-                    movegen::best_first(&mut c, count);
+                    if self.style.lost_wide {
+                        movegen::sort_first(&mut c, count);
+                        limit = count;
+                    } else {
+                        movegen::best_first(&mut c, count);
+                    }
                     c
                 }
             },
         };
         if excluded != u16::MAX {
-            moves.retain(|m| m.cell != excluded);
-            if moves.is_empty() {
+            if let Some(k) = moves.iter().position(|m| m.cell == excluded) {
+                moves.remove(k);
+                if k < limit {
+                    // The counted moves stay those they were: the next one does not move up.
+                    limit -= 1;
+                }
+            }
+            if moves.is_empty() || limit == 0 {
                 // Nothing but the table move: every other move fails low.
                 return alpha;
             }
         }
-        if let Some(k) = moves.iter().position(|c| c.cell == tt_move) {
+        if let Some(k) = moves.iter().take(limit).position(|c| c.cell == tt_move) {
             moves[..=k].rotate_right(1);
         }
         // How many plies the table move, first, gains from the singular test.
@@ -189,7 +203,16 @@ impl Search<'_> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = u16::MAX;
-        for (k, m) in moves.iter().enumerate() {
+        for k in 0..moves.len() {
+            if k == limit {
+                if best > -WIN_MIN {
+                    break;
+                }
+                // Every counted move loses: a loss is proved only when every move loses, so
+                // the rest are searched too, best first.
+                moves[k..].sort_unstable_by_key(movegen::order);
+            }
+            let m = moves[k];
             let Some(p) = self.b.point(usize::from(m.cell)) else {
                 continue;
             };
@@ -326,6 +349,37 @@ mod tests {
         let mut s = Search::threats(&mut tt, style, &g, limits, Instant::now()).expect("search");
         s.negamax(2, -INF, INF, 1, 0, false);
         s.nodes
+    }
+
+    /// Level 5's score for the side to move after `moves` under 20,000 nodes, with `set`
+    /// applied on top of a search that keeps one candidate at every free node.
+    fn score_one_wide(moves: &str, set: &[(&str, &str)]) -> i32 {
+        let level = Level::new(5).expect("level");
+        let mut style = Style::for_level(level);
+        for (k, v) in [("width", "1"), ("wide", "0")].iter().chain(set) {
+            style.set(k, v).expect("setting");
+        }
+        let mut e = Engine::with_style(level, style, 1);
+        e.choose_with(&gomoku(moves), node_budget(20_000))
+            .expect("a move");
+        e.last_info().score
+    }
+
+    #[test]
+    fn a_forced_result_is_believed_only_when_every_answer_was_searched() {
+        // Balanced openings (`gomoku_balanced_openings.txt`): with one candidate at every free
+        // node, the side that moves there seems lost whenever its one move loses, and the
+        // search claims a forced result (three wins for the side to move, one loss); the
+        // full-width search finds none. Searching on while every move loses (`lost_wide`)
+        // takes the claims back.
+        for moves in ["G5 G7 K9", "G6 M11 L8", "K9 J5 E7", "F11 F10 G6"] {
+            let narrow = score_one_wide(moves, &[]);
+            assert!(narrow.abs() > WIN_MIN, "{moves}: {narrow}");
+            let wide = score_one_wide(moves, &[("width", "40"), ("wide", "40"), ("mcp", "0")]);
+            assert!(wide.abs() < WIN_MIN, "{moves}: {wide}");
+            let on = score_one_wide(moves, &[("lost_wide", "on")]);
+            assert!(on.abs() < WIN_MIN, "{moves}: {on}");
+        }
     }
 
     #[test]

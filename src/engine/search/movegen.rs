@@ -14,15 +14,22 @@ pub(super) fn order(c: &Cand) -> (std::cmp::Reverse<i32>, u16) {
 
 /// Keeps the `keep` first candidates in [`order`], sorted, without sorting the rest.
 pub(super) fn best_first(v: &mut Vec<Cand>, keep: usize) {
+    sort_first(v, keep);
+    v.truncate(keep);
+}
+
+/// Puts the `keep` first candidates in [`order`] first, sorted, and leaves the rest after
+/// them unsorted ([`order`] sorts them if they are ever needed).
+pub(super) fn sort_first(v: &mut [Cand], keep: usize) {
     if keep == 0 {
-        v.clear();
         return;
     }
     if v.len() > keep {
         v.select_nth_unstable_by_key(keep - 1, order);
-        v.truncate(keep);
+        v[..keep].sort_unstable_by_key(order);
+    } else {
+        v.sort_unstable_by_key(order);
     }
-    v.sort_unstable_by_key(order);
 }
 
 impl Search<'_> {

@@ -285,6 +285,12 @@ pub struct Style {
     pub singular: i32,
     /// The margin a ply of the singular test (`singular`), in the evaluation's units.
     pub se_margin: i32,
+    /// Whether a free node whose counted moves (`mcp`, `width`) all lose searches on through
+    /// the rest of its candidates, best first, until one does not: a loss found among the
+    /// first few moves only is no proof, and passed up the tree it made the other side
+    /// believe in a forced win that was not there (Rapfi prunes only while it holds a move
+    /// that does not lose, for the same reason).
+    pub lost_wide: bool,
 }
 
 /// `value` as a switch: `on`/`true` or `off`/`false`.
@@ -373,6 +379,7 @@ impl Style {
             "tempo" => self.tempo = bounded(value, 0, 400).ok_or_else(bad)? as u32,
             "singular" => self.singular = bounded(value, 0, 64).ok_or_else(bad)?,
             "se_margin" => self.se_margin = bounded(value, 0, 1000).ok_or_else(bad)?,
+            "lost_wide" => self.lost_wide = on_off(value).ok_or_else(bad)?,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -546,6 +553,7 @@ impl Style {
         tempo: 100,
         singular: 0,
         se_margin: 2,
+        lost_wide: false,
     };
 
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning, late move
