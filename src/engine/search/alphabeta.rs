@@ -373,9 +373,17 @@ mod tests {
         // full-width search finds none. Searching on while every move loses (`lost_wide`)
         // takes the claims back.
         for moves in ["G5 G7 K9", "G6 M11 L8", "K9 J5 E7", "F11 F10 G6"] {
-            let narrow = score_one_wide(moves, &[]);
+            let narrow = score_one_wide(moves, &[("lost_wide", "off")]);
             assert!(narrow.abs() > WIN_MIN, "{moves}: {narrow}");
-            let wide = score_one_wide(moves, &[("width", "40"), ("wide", "40"), ("mcp", "0")]);
+            let wide = score_one_wide(
+                moves,
+                &[
+                    ("width", "40"),
+                    ("wide", "40"),
+                    ("mcp", "0"),
+                    ("lost_wide", "off"),
+                ],
+            );
             assert!(wide.abs() < WIN_MIN, "{moves}: {wide}");
             let on = score_one_wide(moves, &[("lost_wide", "on")]);
             assert!(on.abs() < WIN_MIN, "{moves}: {on}");

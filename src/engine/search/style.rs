@@ -289,7 +289,9 @@ pub struct Style {
     /// the rest of its candidates, best first, until one does not: a loss found among the
     /// first few moves only is no proof, and passed up the tree it made the other side
     /// believe in a forced win that was not there (Rapfi prunes only while it holds a move
-    /// that does not lose, for the same reason).
+    /// that does not lose, for the same reason). On at levels 5 and 6 since stop 64; off at
+    /// levels 1-4 (their strengths were measured without it) and in capture games (measured
+    /// in Gomoku only).
     pub lost_wide: bool,
 }
 
@@ -389,7 +391,8 @@ impl Style {
     /// candidate is searched to full depth (no move count pruning, no late move reductions,
     /// no reverse futility, no razoring, no pruning by `improving`, no internal iterative
     /// reduction, no move counts at the answers to a three, no singular extensions), and the
-    /// waiting side weighs 100 percent (`balance` was measured in Gomoku only; Pente and
+    /// waiting side weighs 100 percent and a node whose moves all lose searches no further
+    /// than its width (`balance` and `lost_wide` were measured in Gomoku only; Pente and
     /// Keryo keep what met their targets).
     pub fn for_rules(self, rules: &crate::rules::RuleSet) -> Style {
         if rules.captures == crate::rules::Captures::None || self.prune_captures {
@@ -412,6 +415,7 @@ impl Style {
             defend43: false,
             balance: 100,
             singular: 0,
+            lost_wide: false,
             ..self
         }
     }
@@ -553,7 +557,7 @@ impl Style {
         tempo: 100,
         singular: 0,
         se_margin: 2,
-        lost_wide: false,
+        lost_wide: true,
     };
 
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning, late move
@@ -580,6 +584,7 @@ impl Style {
         defence_log: 0,
         lmr_make: 1,
         balance: 100,
+        lost_wide: false,
         ..Style::STRONGEST
     };
 }

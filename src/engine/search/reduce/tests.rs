@@ -333,7 +333,12 @@ fn capture_games_search_every_candidate_unless_told_to_prune() {
             (0, 0, 0),
             "level {level}: full width"
         );
+        assert!(!s.lost_wide, "level {level} as measured");
     }
+    assert!(
+        level5.lost_wide,
+        "level 5 searches on while every move loses"
+    );
     let spec = |s: &str| RuleSet::from_spec(s).expect("spec");
     assert_eq!(level5.for_rules(&spec("gomoku")), level5);
     assert_eq!(level5.for_rules(&spec("renju")), level5);
@@ -344,6 +349,7 @@ fn capture_games_search_every_candidate_unless_told_to_prune() {
             s.balance, 100,
             "{rules}: the waiting side as measured there"
         );
+        assert!(!s.lost_wide, "{rules}: as measured there");
         assert_eq!(move_count(&s, 3, 12), 12, "{rules}: the full width");
         assert_eq!(reduction(&s, 6, 20, false), 0, "{rules}: no reduction");
         assert_eq!(
@@ -354,10 +360,11 @@ fn capture_games_search_every_candidate_unless_told_to_prune() {
                 improving: level5.improving,
                 balance: level5.balance,
                 defence_log: level5.defence_log,
+                lost_wide: level5.lost_wide,
                 ..s
             },
             level5,
-            "only those six"
+            "only those seven"
         );
     }
     let mut pruning = level5;
