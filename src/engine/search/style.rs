@@ -286,7 +286,8 @@ pub struct Style {
     /// The margin a ply of the singular test (`singular`), in the evaluation's units.
     pub se_margin: i32,
     /// Whether a free node whose counted moves (`mcp`, `width`) all lose searches on through
-    /// the rest of its candidates, best first, until one does not: a loss found among the
+    /// the rest of its candidates, best first (all of them, unless one fails high; stopping
+    /// at the first that does not lose is untried): a loss found among the
     /// first few moves only is no proof, and passed up the tree it made the other side
     /// believe in a forced win that was not there (Rapfi prunes only while it holds a move
     /// that does not lose, for the same reason). On at levels 5 and 6 since stop 64; off at
