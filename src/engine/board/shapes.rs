@@ -308,10 +308,7 @@ impl Board {
         {
             // A fit without line codes: the threat and every value from one record.
             let r = set.map_or(SetRecord::EMPTY, |set| f.records[set]);
-            for (role, &v) in r.roles.iter().enumerate() {
-                f.sums[role][k] += v - f.values[j][k][role];
-            }
-            f.values[j][k] = r.roles;
+            f.set_values(j, k, r.roles);
             self.set_hand(j, k, r.threat, r.hand);
             return;
         }
@@ -361,10 +358,19 @@ impl Board {
             } else {
                 [0, 0]
             };
-            for (role, &v) in roles.iter().enumerate() {
-                f.sums[role][k] += v - f.values[j][k][role];
-            }
-            f.values[j][k] = roles;
+            f.set_values(j, k, roles);
         }
+    }
+}
+
+impl super::FitSums {
+    /// Cell `j`'s fitted values for colour index `k` are now `roles` (as the side to move and
+    /// as the side waiting): the sums follow.
+    #[inline(always)]
+    fn set_values(&mut self, j: usize, k: usize, roles: [i32; 2]) {
+        for (role, &v) in roles.iter().enumerate() {
+            self.sums[role][k] += v - self.values[j][k][role];
+        }
+        self.values[j][k] = roles;
     }
 }
