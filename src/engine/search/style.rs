@@ -286,14 +286,18 @@ pub struct Style {
     /// The margin a ply of the singular test (`singular`), in the evaluation's units.
     pub se_margin: i32,
     /// Whether a free node whose counted moves (`mcp`, `width`) all lose searches on through
-    /// the rest of its candidates, best first (all of them, unless one fails high; stopping
-    /// at the first that does not lose is untried): a loss found among the
+    /// the rest of its candidates, best first (all of them unless one fails high, or up to
+    /// the first that does not lose with `lost_first`): a loss found among the
     /// first few moves only is no proof, and passed up the tree it made the other side
     /// believe in a forced win that was not there (Rapfi prunes only while it holds a move
     /// that does not lose, for the same reason). On at levels 5 and 6 since stop 64; off at
     /// levels 1-4 (their strengths were measured without it) and in capture games (measured
     /// in Gomoku only).
     pub lost_wide: bool,
+    /// With `lost_wide`: the node stops at the first of the rest that does not lose instead
+    /// of searching all of them (a loss needs every move searched; a hold needs one; Rapfi's
+    /// rule). Off it searches them all, as measured in stop 64.
+    pub lost_first: bool,
 }
 
 /// `value` as a switch: `on`/`true` or `off`/`false`.
@@ -383,6 +387,7 @@ impl Style {
             "singular" => self.singular = bounded(value, 0, 64).ok_or_else(bad)?,
             "se_margin" => self.se_margin = bounded(value, 0, 1000).ok_or_else(bad)?,
             "lost_wide" => self.lost_wide = on_off(value).ok_or_else(bad)?,
+            "lost_first" => self.lost_first = on_off(value).ok_or_else(bad)?,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -417,6 +422,7 @@ impl Style {
             balance: 100,
             singular: 0,
             lost_wide: false,
+            lost_first: false,
             ..self
         }
     }
@@ -559,6 +565,7 @@ impl Style {
         singular: 0,
         se_margin: 2,
         lost_wide: true,
+        lost_first: false,
     };
 
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning, late move
