@@ -296,7 +296,8 @@ pub struct Style {
     pub lost_wide: bool,
     /// With `lost_wide`: the node stops at the first of the rest that does not lose instead
     /// of searching all of them (a loss needs every move searched; a hold needs one; Rapfi's
-    /// rule). Off it searches them all, as measured in stop 64.
+    /// rule). On at levels 5 and 6 since stop 65 (it acts only with `lost_wide`); off it
+    /// searches them all, as measured in stop 64.
     pub lost_first: bool,
 }
 
@@ -565,7 +566,7 @@ impl Style {
         singular: 0,
         se_margin: 2,
         lost_wide: true,
-        lost_first: false,
+        lost_first: true,
     };
 
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning, late move
@@ -593,6 +594,7 @@ impl Style {
         lmr_make: 1,
         balance: 100,
         lost_wide: false,
+        lost_first: false,
         ..Style::STRONGEST
     };
 }

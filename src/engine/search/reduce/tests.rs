@@ -333,11 +333,11 @@ fn capture_games_search_every_candidate_unless_told_to_prune() {
             (0, 0, 0),
             "level {level}: full width"
         );
-        assert!(!s.lost_wide, "level {level} as measured");
+        assert!(!s.lost_wide && !s.lost_first, "level {level} as measured");
     }
     assert!(
-        level5.lost_wide,
-        "level 5 searches on while every move loses"
+        level5.lost_wide && level5.lost_first,
+        "level 5 searches on while every move loses, up to one that holds"
     );
     let spec = |s: &str| RuleSet::from_spec(s).expect("spec");
     assert_eq!(level5.for_rules(&spec("gomoku")), level5);
@@ -349,7 +349,7 @@ fn capture_games_search_every_candidate_unless_told_to_prune() {
             s.balance, 100,
             "{rules}: the waiting side as measured there"
         );
-        assert!(!s.lost_wide, "{rules}: as measured there");
+        assert!(!s.lost_wide && !s.lost_first, "{rules}: as measured there");
         assert_eq!(move_count(&s, 3, 12), 12, "{rules}: the full width");
         assert_eq!(reduction(&s, 6, 20, false), 0, "{rules}: no reduction");
         assert_eq!(
@@ -361,10 +361,11 @@ fn capture_games_search_every_candidate_unless_told_to_prune() {
                 balance: level5.balance,
                 defence_log: level5.defence_log,
                 lost_wide: level5.lost_wide,
+                lost_first: level5.lost_first,
                 ..s
             },
             level5,
-            "only those seven"
+            "only those eight"
         );
     }
     let mut pruning = level5;
