@@ -204,15 +204,13 @@ impl Search<'_> {
         let mut best = -INF;
         let mut best_move = u16::MAX;
         for k in 0..moves.len() {
-            if k == limit || (k > limit && self.style.lost_first) {
-                if best > -WIN_MIN {
-                    break;
-                }
-                if k == limit {
-                    // Every counted move loses: a loss is proved only when every move loses,
-                    // so the rest are searched too, best first.
-                    moves[k..].sort_unstable_by_key(movegen::order);
-                }
+            if k >= limit && (k == limit || self.style.lost_first) && best > -WIN_MIN {
+                break;
+            }
+            if k == limit {
+                // Every counted move loses: a loss is proved only when every move loses, so
+                // the rest are searched too, best first.
+                moves[k..].sort_unstable_by_key(movegen::order);
             }
             let m = moves[k];
             let Some(p) = self.b.point(usize::from(m.cell)) else {
@@ -353,18 +351,24 @@ mod tests {
         s.nodes
     }
 
-    /// Level 5's score for the side to move after `moves` under 20,000 nodes, with `set`
+    /// Nodes and score of level 5's search after `moves` under `nodes` nodes, with `set`
     /// applied on top of a search that keeps one candidate at every free node.
-    fn score_one_wide(moves: &str, set: &[(&str, &str)]) -> i32 {
+    fn one_wide(moves: &str, nodes: u64, set: &[(&str, &str)]) -> (u64, i32) {
         let level = Level::new(5).expect("level");
         let mut style = Style::for_level(level);
         for (k, v) in [("width", "1"), ("wide", "0")].iter().chain(set) {
             style.set(k, v).expect("setting");
         }
         let mut e = Engine::with_style(level, style, 1);
-        e.choose_with(&gomoku(moves), node_budget(20_000))
+        e.choose_with(&gomoku(moves), node_budget(nodes))
             .expect("a move");
-        e.last_info().score
+        (e.last_info().nodes, e.last_info().score)
+    }
+
+    /// Level 5's score for the side to move after `moves` under 20,000 nodes, one candidate
+    /// at every free node, `set` on top.
+    fn score_one_wide(moves: &str, set: &[(&str, &str)]) -> i32 {
+        one_wide(moves, 20_000, set).1
     }
 
     #[test]
@@ -392,20 +396,13 @@ mod tests {
         }
     }
 
-    /// Nodes and score of level 5's search after `moves` to `depth` plies, with one candidate
-    /// at every free node and `set` on top.
-    fn one_wide_fixed_depth(moves: &str, depth: i32, set: &[(&str, &str)]) -> (u64, i32) {
-        let level = Level::new(5).expect("level");
-        let mut style = Style::for_level(level);
-        let depth = depth.to_string();
-        let fixed = [("width", "1"), ("wide", "0"), ("max_depth", depth.as_str())];
-        for (k, v) in fixed.iter().chain(set) {
-            style.set(k, v).expect("setting");
-        }
-        let mut e = Engine::with_style(level, style, 1);
-        e.choose_with(&gomoku(moves), node_budget(50_000_000))
-            .expect("a move");
-        (e.last_info().nodes, e.last_info().score)
+    /// Nodes and score of that search to 28 plies (node budget to spare), `set` on top.
+    fn one_wide_28_plies(moves: &str, set: &[(&str, &str)]) -> (u64, i32) {
+        let set: Vec<_> = [("max_depth", "28")]
+            .into_iter()
+            .chain(set.iter().copied())
+            .collect();
+        one_wide(moves, 50_000_000, &set)
     }
 
     #[test]
@@ -415,8 +412,8 @@ mod tests {
         // claims a forced result the full-width search does not find.
         let mut fewer = 0;
         for moves in ["G5 G7 K9", "G6 M11 L8", "K9 J5 E7", "F11 F10 G6"] {
-            let (all, s_all) = one_wide_fixed_depth(moves, 28, &[("lost_first", "off")]);
-            let (first, s_first) = one_wide_fixed_depth(moves, 28, &[("lost_first", "on")]);
+            let (all, s_all) = one_wide_28_plies(moves, &[("lost_first", "off")]);
+            let (first, s_first) = one_wide_28_plies(moves, &[("lost_first", "on")]);
             assert!(s_all.abs() < WIN_MIN, "{moves}: {s_all}");
             assert!(s_first.abs() < WIN_MIN, "{moves}: {s_first}");
             assert!(first <= all, "{moves}: {first} nodes against {all}");
