@@ -67,6 +67,9 @@ impl Search<'_> {
             if let Some(s) = self.quick_win(me, ply) {
                 return s;
             }
+            if self.qvcf_applies() {
+                return self.qvcf(me, alpha, beta, ply, 0);
+            }
             if self.style.qfours > 0 {
                 return self.quiesce(me, alpha, beta, ply, ext);
             }

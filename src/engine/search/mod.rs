@@ -23,6 +23,7 @@ mod opening;
 mod per_ply;
 mod quick_win;
 mod quiesce;
+mod qvcf;
 mod razor;
 mod reduce;
 mod root;

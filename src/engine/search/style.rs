@@ -299,6 +299,11 @@ pub struct Style {
     /// rule). On at levels 5 and 6 since stop 65 (it acts only with `lost_wide`); off it
     /// searches them all, as measured in stop 64.
     pub lost_first: bool,
+    /// Whether a quiet leaf plays out its side's fours near its own last stone, each answered
+    /// by the one block, after the first two only fours that make more as well
+    /// (`qvcf.rs`; Rapfi's leaves, read, not copied), with the evaluation as the floor.
+    /// Gomoku only (not capture games, not Renju). Off at every level.
+    pub qvcf: bool,
 }
 
 /// `value` as a switch: `on`/`true` or `off`/`false`.
@@ -389,6 +394,7 @@ impl Style {
             "se_margin" => self.se_margin = bounded(value, 0, 1000).ok_or_else(bad)?,
             "lost_wide" => self.lost_wide = on_off(value).ok_or_else(bad)?,
             "lost_first" => self.lost_first = on_off(value).ok_or_else(bad)?,
+            "qvcf" => self.qvcf = on_off(value).ok_or_else(bad)?,
             _ => return Err(format!("no style setting `{key}`")),
         }
         Ok(())
@@ -567,6 +573,7 @@ impl Style {
         se_margin: 2,
         lost_wide: true,
         lost_first: true,
+        qvcf: false,
     };
 
     /// Levels 1-4: level 5's settings without its selectivity (move count pruning, late move
