@@ -13,15 +13,21 @@ use crate::engine::patterns::Threat;
 
 impl Search<'_> {
     /// The proven score for `me`, the side to move, `ply` plies from the root, when the shapes
-    /// say `me` wins as above; `None` otherwise, and always with the setting off, in capture
-    /// games (a capture can break a line) and in Renju (a forbidden point can make a threat
-    /// false). The caller has checked that the other side cannot make five now.
+    /// say `me` wins as above; `None` otherwise, and always with the setting off (see
+    /// [`Search::shapes_win`]).
     pub(super) fn quick_win(&self, me: u8, ply: i32) -> Option<i32> {
+        if !self.style.quick_win {
+            return None;
+        }
+        self.shapes_win(me, ply)
+    }
+
+    /// [`Search::quick_win`] whatever the setting says: `None` in capture games (a capture can
+    /// break a line) and in Renju (a forbidden point can make a threat false). The caller has
+    /// checked that the other side cannot make five now.
+    pub(super) fn shapes_win(&self, me: u8, ply: i32) -> Option<i32> {
         let b = &self.b;
-        if !self.style.quick_win
-            || b.captures != crate::rules::Captures::None
-            || b.game.rules().is_renju()
-        {
+        if b.captures != crate::rules::Captures::None || b.game.rules().is_renju() {
             return None;
         }
         if b.threats_at_least(me, Threat::OpenFour) > 0 {

@@ -31,7 +31,7 @@ impl Search<'_> {
     /// The score of a quiet leaf for `me` to move: its evaluation, or more when its fours
     /// near `me`'s last stone lead to more (`fours` of them played on this line so far).
     pub(super) fn qvcf(&mut self, me: u8, alpha: i32, beta: i32, ply: i32, fours: i32) -> i32 {
-        if let Some(s) = self.quick_win_anyway(me, ply) {
+        if let Some(s) = self.shapes_win(me, ply) {
             return s;
         }
         let stand = self.evaluate(me, &Tactics::default(), ply);
@@ -45,8 +45,11 @@ impl Search<'_> {
             let Some(p) = self.b.point(usize::from(c)) else {
                 continue;
             };
-            if self.tick() || self.b.apply(Action::Place(p)).is_err() {
+            if self.tick() {
                 break;
+            }
+            if self.b.apply(Action::Place(p)).is_err() {
+                continue;
             }
             let blocks = self.win_cells(me);
             let score = match blocks.as_slice() {
@@ -85,16 +88,6 @@ impl Search<'_> {
             }
         }
         best
-    }
-
-    /// `quick_win`'s proven wins whatever `Style::quick_win` says (the leaf's fours end in
-    /// them).
-    fn quick_win_anyway(&mut self, me: u8, ply: i32) -> Option<i32> {
-        let was = self.style.quick_win;
-        self.style.quick_win = true;
-        let s = self.quick_win(me, ply);
-        self.style.quick_win = was;
-        s
     }
 
     /// The empty cells where `me` makes a four within two points of its last stone, or on one
@@ -167,7 +160,7 @@ mod tests {
             return None;
         }
         let stand = s.evaluate(me, &Tactics::default(), 0);
-        let shapes = s.quick_win_anyway(me, 0).is_some();
+        let shapes = s.shapes_win(me, 0).is_some();
         Some((s.qvcf(me, -INF, INF, 0, 0), stand, shapes))
     }
 
