@@ -180,12 +180,13 @@ mod tests {
         s.vcf_root(me, 40).is_some()
     }
 
-    /// Black to move, white's last stone far away: H11 makes a four (H8-H11, shut at H7) and
-    /// an open three (H11 J11 K11); the block at H12 leaves G11 or L11 for an open four.
+    /// Black to move: H11 makes a four (H8-H11, shut at H7) and an open three (H11 J11 K11);
+    /// the block at H12 leaves G11 or L11 for an open four. The shapes prove it; the wins
+    /// that need fours played out are in the nps positions' test below.
     const FOURS_WIN: &str = "H8 H7 H9 A1 H10 A3 J11 C1 K11 O15";
 
     #[test]
-    fn a_leaf_whose_fours_near_its_last_stone_win_scores_as_won() {
+    fn a_leaf_whose_shapes_win_scores_as_won() {
         let (q, stand) = leaf(&gomoku(FOURS_WIN)).expect("a quiet leaf");
         assert!(q >= WIN_MIN, "qvcf {q}");
         assert!(stand < WIN_MIN, "the evaluation alone sees shapes: {stand}");
