@@ -22,14 +22,22 @@ impl Search<'_> {
         self.shapes_win(me, ply)
     }
 
+    /// Whether a four is answered only by its block and every point may be played: not in
+    /// capture games (a capture answers a four too, and can break a line) nor in Renju (a
+    /// forbidden point can make a threat false). Where it holds, the shapes prove wins
+    /// ([`Search::shapes_win`]) and the leaf's fours may be played out (`qvcf.rs`).
+    pub(super) fn lines_decide(&self) -> bool {
+        self.b.captures == crate::rules::Captures::None && !self.b.game.rules().is_renju()
+    }
+
     /// [`Search::quick_win`] whatever the setting says: `None` in capture games (a capture can
     /// break a line) and in Renju (a forbidden point can make a threat false). The caller has
     /// checked that the other side cannot make five now.
     pub(super) fn shapes_win(&self, me: u8, ply: i32) -> Option<i32> {
-        let b = &self.b;
-        if b.captures != crate::rules::Captures::None || b.game.rules().is_renju() {
+        if !self.lines_decide() {
             return None;
         }
+        let b = &self.b;
         if b.threats_at_least(me, Threat::OpenFour) > 0 {
             return Some(WIN - ply - 3);
         }

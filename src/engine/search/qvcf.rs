@@ -19,13 +19,10 @@ use crate::rules::{Action, Point};
 const PLAIN_FOURS: i32 = 2;
 
 impl Search<'_> {
-    /// Whether the leaf's fours may be played out here: not in capture games (a capture
-    /// answers a four as well as a block) nor in Renju (a forbidden point changes which
-    /// fours and blocks exist), where the evaluation alone scores the leaf.
+    /// Whether the leaf's fours may be played out here: with the setting on, where the lines
+    /// decide ([`Search::lines_decide`]); elsewhere the evaluation alone scores the leaf.
     pub(super) fn qvcf_applies(&self) -> bool {
-        self.style.qvcf
-            && self.b.captures == crate::rules::Captures::None
-            && !self.b.game.rules().is_renju()
+        self.style.qvcf && self.lines_decide()
     }
 
     /// The score of a quiet leaf for `me` to move: its evaluation, or more when its fours
