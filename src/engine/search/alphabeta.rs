@@ -210,6 +210,12 @@ impl Search<'_> {
             if k >= limit && (k == limit || self.style.lost_first) && best > -WIN_MIN {
                 break;
             }
+            if self.style.lost_extra > 0
+                && k >= limit.saturating_add(self.style.lost_extra as usize)
+            {
+                // `lost_extra`: enough of the rest lost too; the loss is believed.
+                break;
+            }
             if k == limit {
                 // Every counted move loses: a loss is proved only when every move loses, so
                 // the rest are searched too, best first.
@@ -354,18 +360,27 @@ mod tests {
         s.nodes
     }
 
-    /// Nodes and score of level 5's search after `moves` under `nodes` nodes, with `set`
-    /// applied on top of a search that keeps one candidate at every free node.
-    fn one_wide(moves: &str, nodes: u64, set: &[(&str, &str)]) -> (u64, i32) {
+    /// Nodes and score of level 5's search after `moves` under `nodes` nodes, `set` on top.
+    fn level5(moves: &str, nodes: u64, set: &[(&str, &str)]) -> (u64, i32) {
         let level = Level::new(5).expect("level");
         let mut style = Style::for_level(level);
-        for (k, v) in [("width", "1"), ("wide", "0")].iter().chain(set) {
+        for (k, v) in set {
             style.set(k, v).expect("setting");
         }
         let mut e = Engine::with_style(level, style, 1);
         e.choose_with(&gomoku(moves), node_budget(nodes))
             .expect("a move");
         (e.last_info().nodes, e.last_info().score)
+    }
+
+    /// Nodes and score of level 5's search after `moves` under `nodes` nodes, with `set`
+    /// applied on top of a search that keeps one candidate at every free node.
+    fn one_wide(moves: &str, nodes: u64, set: &[(&str, &str)]) -> (u64, i32) {
+        let set: Vec<_> = [("width", "1"), ("wide", "0")]
+            .into_iter()
+            .chain(set.iter().copied())
+            .collect();
+        level5(moves, nodes, &set)
     }
 
     /// Level 5's score for the side to move after `moves` under 20,000 nodes, one candidate
@@ -423,6 +438,26 @@ mod tests {
             fewer += usize::from(first < all);
         }
         assert!(fewer > 1, "lost_first saved nodes in {fewer} of 4");
+    }
+
+    #[test]
+    fn a_losing_node_believes_its_loss_after_lost_extra_more_moves_when_asked() {
+        // White to move wins in 23 more plies by Rapfi's reading (a line of threes and quiet
+        // moves through black's delaying fours, from a game Rapfi won against level 5).
+        // Searching every candidate of each losing free node (`lost_wide`), level 5 does not
+        // prove it in 3 million nodes; believing the loss after eight more of them, it does.
+        let moves = "K9 J5 E7 K5 G9 L5 H5 L7 H10 F8 H9";
+        // The root's threat search (VCT), which finds nothing here, would spend the whole cap.
+        let all = level5(moves, 3_000_000, &[("vct_depth", "0")]);
+        assert!(all.1 < WIN_MIN, "{all:?}");
+        let bounded = level5(moves, 3_000_000, &[("vct_depth", "0"), ("lost_extra", "8")]);
+        assert!(bounded.1 > WIN_MIN, "{bounded:?}");
+        // More than every candidate is `lost_wide` itself, node for node.
+        let opening = "G5 G7 K9";
+        assert_eq!(
+            level5(opening, 200_000, &[("lost_extra", "400")]),
+            level5(opening, 200_000, &[])
+        );
     }
 
     #[test]

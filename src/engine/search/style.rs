@@ -299,6 +299,10 @@ pub struct Style {
     /// rule). On at levels 5 and 6 since stop 65 (it acts only with `lost_wide`); off it
     /// searches them all, as measured in stop 64.
     pub lost_first: bool,
+    /// With `lost_wide`: at most this many of the rest are searched before a loss is believed
+    /// (0: all of them). A cheaper, less sure proof: the loss may be false when a move further
+    /// down holds. Off (0) at every level.
+    pub lost_extra: u32,
     /// Whether a quiet leaf plays out its side's fours near its own last stone, each answered
     /// by the one block, after the first two only fours that make more as well
     /// (`qvcf.rs`; Rapfi's leaves, read, not copied), with the evaluation as the floor.
@@ -394,6 +398,7 @@ impl Style {
             "se_margin" => self.se_margin = bounded(value, 0, 1000).ok_or_else(bad)?,
             "lost_wide" => self.lost_wide = on_off(value).ok_or_else(bad)?,
             "lost_first" => self.lost_first = on_off(value).ok_or_else(bad)?,
+            "lost_extra" => self.lost_extra = value.parse().map_err(|_| bad())?,
             "qvcf" => self.qvcf = on_off(value).ok_or_else(bad)?,
             _ => return Err(format!("no style setting `{key}`")),
         }
@@ -573,6 +578,7 @@ impl Style {
         se_margin: 2,
         lost_wide: true,
         lost_first: true,
+        lost_extra: 0,
         qvcf: false,
     };
 
