@@ -340,7 +340,7 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::test_support::{gomoku, node_budget};
+    use crate::engine::test_support::{gomoku, node_budget, off_at_every_level, refuses};
 
     /// Nodes of a two-ply search below a quiet middle-game position (nothing forced, more
     /// than twenty candidates everywhere), with the style changed by `set`.
@@ -458,6 +458,13 @@ mod tests {
             level5(opening, 200_000, &[("lost_extra", "400")]),
             level5(opening, 200_000, &[])
         );
+    }
+
+    #[test]
+    fn lost_extra_is_off_at_every_level_and_refuses_what_is_no_count() {
+        off_at_every_level("lost_extra", |s| s.lost_extra > 0);
+        let mut style = Style::for_level(Level::new(5).expect("level"));
+        refuses(&mut style, "lost_extra", &["-1", "x", "", "8.5"]);
     }
 
     #[test]
