@@ -301,7 +301,8 @@ pub struct Style {
     pub lost_first: bool,
     /// With `lost_wide`: at most this many of the rest are searched before a loss is believed
     /// (0: all of them). A cheaper, less sure proof: the loss may be false when a move further
-    /// down holds. Off (0) at every level.
+    /// down holds. Off (0) at every level: at 8 it proves wins Rapfi proves that `lost_wide`
+    /// keeps out of reach, and scored as today's level 5 against Rapfi at 2 s (stop 67).
     pub lost_extra: u32,
     /// Whether a quiet leaf plays out its side's fours near its own last stone, each answered
     /// by the one block, after the first two only fours that make more as well
