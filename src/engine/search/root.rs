@@ -39,7 +39,11 @@ impl Search<'_> {
                     free = forced.is_none();
                     cands.clone()
                 });
-                c.truncate(self.style.width * 2);
+                c.truncate(if self.style.root_width > 0 {
+                    self.style.root_width
+                } else {
+                    self.style.width * 2
+                });
                 c
             }
         };

@@ -1,7 +1,7 @@
 //! The root's tests: its decision, its time, the final check, and the settings it passes down.
 
 use super::*;
-use crate::engine::test_support::{gomoku, node_budget, refuses};
+use crate::engine::test_support::{gomoku, node_budget, off_at_every_level, refuses};
 use proptest::prelude::*;
 
 fn ms(n: u64) -> Duration {
@@ -221,4 +221,33 @@ fn late_moves_that_beat_alpha_by_far_are_searched_deeper_when_told() {
     );
     let deeper = nodes_of(&[&before[..], &[("lmr_deeper", "1")]].concat());
     assert!(deeper > plain, "{deeper} nodes against {plain}");
+}
+
+/// Level 5's search of three scattered stones (some fifty candidates) to three plies with
+/// `set` changed: the nodes it took.
+fn sparse_nodes(set: &[(&str, &str)]) -> u64 {
+    let mut style = Style::for_level(Level::new(5).expect("level"));
+    style.set("max_depth", "3").expect("setting");
+    for (k, v) in set {
+        style.set(k, v).expect("setting");
+    }
+    let mut e = Engine::with_style(Level::new(5).expect("level"), style, 1);
+    e.choose_with(&gomoku("G5 G7 K9"), node_budget(50_000_000))
+        .expect("a move");
+    e.last_info().nodes
+}
+
+#[test]
+fn the_root_keeps_root_width_candidates_when_told() {
+    let today = sparse_nodes(&[]);
+    // Twice the inner width, today's root, by name.
+    assert_eq!(sparse_nodes(&[("root_width", "24")]), today);
+    let all = sparse_nodes(&[("root_width", "64")]);
+    assert!(all > today, "{all} nodes against {today}");
+    let few = sparse_nodes(&[("root_width", "6")]);
+    assert!(few < today, "{few} nodes against {today}");
+    let mut s = Style::for_level(Level::new(5).expect("level"));
+    assert_eq!(s.root_width, 0, "level 5 keeps twice its width");
+    off_at_every_level("root_width", |s| s.root_width > 0);
+    refuses(&mut s, "root_width", &["-1", "401", "all"]);
 }
