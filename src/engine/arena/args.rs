@@ -276,5 +276,15 @@ mod tests {
                 .iter()
                 .all(|g| g.record().len() == 3 && !g.is_over())
         );
+        let more =
+            include_str!("../../../crates/gomoku-core/examples/gomoku_balanced_openings_more.txt");
+        let more = read_openings(more, rules).expect("openings");
+        assert_eq!(more.len(), 211);
+        assert!(more.iter().all(|g| g.record().len() == 3 && !g.is_over()));
+        // None of them is one of the first file's.
+        assert!(
+            more.iter()
+                .all(|g| openings.iter().all(|o| o.record() != g.record()))
+        );
     }
 }
