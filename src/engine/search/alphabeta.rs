@@ -89,9 +89,7 @@ impl Search<'_> {
             return s;
         }
         let is_forced = self.must_answer(me, &tac);
-        // A block of a four that costs no extension (`style.free_blocks`).
-        let free_block = self.style.free_blocks && is_forced && !tac.opp_wins.is_empty();
-        if depth <= 0 && (!is_forced || (ext <= 0 && !free_block)) {
+        if depth <= 0 && (!is_forced || ext <= 0) {
             return self.evaluate(me, &tac, ply);
         }
         // Only the moves a node goes on to order are scored: the answers kept when something
@@ -200,9 +198,7 @@ impl Search<'_> {
                 Some(singular::Singular::Extend(n)) => tt_extra = n,
             }
         }
-        let (mut child_depth, child_ext) = if free_block {
-            (depth.max(0), ext)
-        } else if (is_forced || answers_three) && ext > 0 {
+        let (mut child_depth, child_ext) = if (is_forced || answers_three) && ext > 0 {
             (depth.max(0), ext - 1)
         } else {
             (depth - 1, ext)
@@ -253,8 +249,7 @@ impl Search<'_> {
             } else {
                 (depth_m, child_ext)
             };
-            // The reduced search keeps `lmr_floor` plies of the move's depth, when it has them.
-            let r = r.min((depth_m - self.style.lmr_floor.min(depth_m)).max(0));
+            let r = r.min(depth_m.max(0));
             // At a node expected to fail high the quiet moves after the first lose more.
             let r = if quiet && k > 0 && m.cell != tt_move {
                 reduce::cut_reduction(&self.style, r, cut, depth_m)
@@ -470,48 +465,6 @@ mod tests {
         off_at_every_level("lost_extra", |s| s.lost_extra > 0);
         let mut style = Style::for_level(Level::new(5).expect("level"));
         refuses(&mut style, "lost_extra", &["-1", "x", "", "8.5"]);
-    }
-
-    #[test]
-    fn a_reduced_move_keeps_lmr_floor_plies_when_asked() {
-        // Two plies left: the late quiet moves lose one and are scored by the evaluation alone;
-        // with a floor of one ply each is searched a ply deep, whose leaves are nodes too.
-        let today = nodes_two_plies(&[]);
-        let floor = nodes_two_plies(&[("lmr_floor", "1")]);
-        assert!(floor > today, "{floor} against {today}");
-        // Without reductions the floor has nothing to keep.
-        assert_eq!(
-            nodes_two_plies(&[("lmr", "0"), ("lmr_floor", "1")]),
-            nodes_two_plies(&[("lmr", "0")])
-        );
-        off_at_every_level("lmr_floor", |s| s.lmr_floor > 0);
-        let mut style = Style::for_level(Level::new(5).expect("level"));
-        refuses(&mut style, "lmr_floor", &["-1", "5", "x", ""]);
-    }
-
-    #[test]
-    fn a_block_of_a_four_spends_no_extension_when_asked() {
-        // Black wins by fours in a row (the tactical suite's: K10, the block, H9, a block,
-        // five), five plies. Searched three plies deep with no extension budget and no root
-        // threat search, the blocks cost plies and the five is beyond the horizon; free, the
-        // two blocks cost none and the five is found.
-        let moves = "F8 E8 G8 F6 H8 J12 G7 K14 J10 A1 J11 A3 K11 A5 K12 O1 K13 O3";
-        let set = |free: &'static str| {
-            [
-                ("vcf_depth", "0"),
-                ("vct_depth", "0"),
-                ("extensions", "0"),
-                ("max_depth", "3"),
-                ("free_blocks", free),
-            ]
-        };
-        let (_, paid) = level5(moves, 5_000_000, &set("off"));
-        assert!(paid < WIN_MIN, "{paid}");
-        let (_, free) = level5(moves, 5_000_000, &set("on"));
-        assert!(free > WIN_MIN, "{free}");
-        off_at_every_level("free_blocks", |s| s.free_blocks);
-        let mut style = Style::for_level(Level::new(5).expect("level"));
-        refuses(&mut style, "free_blocks", &["yes", "2", ""]);
     }
 
     #[test]

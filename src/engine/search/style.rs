@@ -304,14 +304,6 @@ pub struct Style {
     /// down holds. Off (0) at every level: at 8 it proves wins Rapfi proves that `lost_wide`
     /// keeps out of reach, and scored as today's level 5 against Rapfi at 2 s (stop 67).
     pub lost_extra: u32,
-    /// A reduced quiet move keeps at least this many plies of its full depth (Rapfi clamps its
-    /// reduced searches at one ply, so a late move always sees the replies to it); 0, today's,
-    /// lets a reduction take a move straight to the evaluation. 0 at every level.
-    pub lmr_floor: i32,
-    /// Whether a node that must block a four keeps its depth without spending the line's
-    /// extension budget (Rapfi extends every such block, without a bound); off, the blocks
-    /// share the budget of six with the answers to threes. Off at every level.
-    pub free_blocks: bool,
     /// How many candidates the root keeps when nothing is forced (0: twice `width`, today's).
     /// A board of a few scattered stones has fifty or more, and the move a strong engine
     /// chooses there may rank below the first 24. 0 at every level.
@@ -412,8 +404,6 @@ impl Style {
             "lost_wide" => self.lost_wide = on_off(value).ok_or_else(bad)?,
             "lost_first" => self.lost_first = on_off(value).ok_or_else(bad)?,
             "lost_extra" => self.lost_extra = value.parse().map_err(|_| bad())?,
-            "lmr_floor" => self.lmr_floor = bounded(value, 0, 4).ok_or_else(bad)?,
-            "free_blocks" => self.free_blocks = on_off(value).ok_or_else(bad)?,
             "root_width" => self.root_width = bounded(value, 0, 400).ok_or_else(bad)? as usize,
             "qvcf" => self.qvcf = on_off(value).ok_or_else(bad)?,
             _ => return Err(format!("no style setting `{key}`")),
@@ -595,8 +585,6 @@ impl Style {
         lost_wide: true,
         lost_first: true,
         lost_extra: 0,
-        lmr_floor: 0,
-        free_blocks: false,
         root_width: 0,
         qvcf: false,
     };
