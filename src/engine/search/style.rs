@@ -304,9 +304,10 @@ pub struct Style {
     /// down holds. Off (0) at every level: at 8 it proves wins Rapfi proves that `lost_wide`
     /// keeps out of reach, and scored as today's level 5 against Rapfi at 2 s (stop 67).
     pub lost_extra: u32,
-    /// How many candidates the root keeps when nothing is forced (0: twice `width`, today's).
-    /// A board of a few scattered stones has fifty or more, and the move a strong engine
-    /// chooses there may rank below the first 24. 0 at every level.
+    /// How many candidates the root keeps when no four must be blocked (its free candidates or
+    /// its answers to a three; 0: twice `width`, today's). A board of a few scattered stones
+    /// has fifty or more, and the move a strong engine chooses there may rank below the first
+    /// 24. 0 at every level: even with the root's late moves reduced (stop 68).
     pub root_width: usize,
     /// Whether a quiet leaf plays out its side's fours near its own last stone, each answered
     /// by the one block, after the first two only fours that make more as well
