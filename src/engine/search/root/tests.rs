@@ -175,7 +175,12 @@ fn nodes_with(extensions: &str, depth: &str) -> u64 {
 
 /// Level 5's search of the quiet middle game with `set` changed: the nodes it took.
 fn nodes_of(set: &[(&str, &str)]) -> u64 {
-    let g = gomoku("H8 J9 G7 K8 F10 G9");
+    nodes_on("H8 J9 G7 K8 F10 G9", set)
+}
+
+/// Level 5's search of the position after `moves` with `set` changed: the nodes it took.
+fn nodes_on(moves: &str, set: &[(&str, &str)]) -> u64 {
+    let g = gomoku(moves);
     let mut style = Style::for_level(Level::new(5).expect("level"));
     for (k, v) in set {
         style.set(k, v).expect("setting");
@@ -226,15 +231,7 @@ fn late_moves_that_beat_alpha_by_far_are_searched_deeper_when_told() {
 /// Level 5's search of three scattered stones (some fifty candidates) to three plies with
 /// `set` changed: the nodes it took.
 fn sparse_nodes(set: &[(&str, &str)]) -> u64 {
-    let mut style = Style::for_level(Level::new(5).expect("level"));
-    style.set("max_depth", "3").expect("setting");
-    for (k, v) in set {
-        style.set(k, v).expect("setting");
-    }
-    let mut e = Engine::with_style(Level::new(5).expect("level"), style, 1);
-    e.choose_with(&gomoku("G5 G7 K9"), node_budget(50_000_000))
-        .expect("a move");
-    e.last_info().nodes
+    nodes_on("G5 G7 K9", &[&[("max_depth", "3")], set].concat())
 }
 
 #[test]
